@@ -1,0 +1,52 @@
+// Builds a kernel file for one device with a set of options, keeps the build
+// log, and caches built programs in memory and on disk (user cache directory,
+// keyed by device, driver version, source hash and options).
+#pragma once
+
+#include "OpenCl.h"
+#include "Result.h"
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+struct BuiltProgram {
+    cl::Program program;
+    std::string fileName;
+    std::string options;
+    std::string buildLog;
+    bool fromDiskCache = false;
+    std::vector<KernelReport> kernels;
+};
+
+class ProgramCache {
+public:
+    ProgramCache() = default;
+    void attach(const cl::Context& context, const cl::Device& device, std::string deviceKey,
+                bool nvidia);
+
+    // The program of kernels/<fileName> built with options; throws
+    // OpenClError (with the log) when the build fails.
+    const BuiltProgram& get(const std::string& fileName, const std::string& options);
+
+    // Where binaries are kept; empty disables the disk cache (tests set
+    // RGX_CACHE_DIR to choose another place).
+    static std::string diskCacheDirectory();
+
+private:
+    BuiltProgram build(const std::string& fileName, const std::string& options);
+
+    cl::Context context_;
+    cl::Device device_;
+    std::string deviceKey_;
+    bool nvidia_ = false;
+    std::map<std::string, BuiltProgram> programs_;
+    std::mutex mutex_;
+};
+
+// Registers and spills per kernel from an NVIDIA -cl-nv-verbose build log.
+void parseNvidiaVerboseLog(const std::string& log, std::vector<KernelReport>& kernels);
+
+} // namespace rgx

@@ -1,0 +1,68 @@
+// What a run returns: one immutable value shared by pointer to const.
+#pragma once
+
+#include "Timing.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+constexpr uint32_t unclassifiedStamp = 0xFFFFFFFFu;
+
+struct RegionStats {
+    uint64_t count = 0;
+    uint64_t sum = 0;  // of luma
+    // M_k of SPEC.md: floor(sum * 256 / count).
+    uint64_t fixedMean() const { return count ? (sum * 256u) / count : 0; }
+    double mean() const { return count ? double(sum) / double(count) : 0.0; }
+};
+
+// Compiler facts of one kernel on one device.
+struct KernelReport {
+    std::string program;   // kernel file, e.g. "region_growing.cl"
+    std::string kernel;
+    std::string options;   // the build options (variant defines)
+    size_t workGroupSizeLimit = 0;
+    size_t preferredWorkGroupMultiple = 0;
+    uint64_t localMemoryBytes = 0;
+    uint64_t privateMemoryBytes = 0;
+    int registers = -1;    // NVIDIA -cl-nv-verbose only; -1 where unknown
+    int spillStores = -1;
+    int spillLoads = -1;
+};
+
+struct GrowResult {
+    int width = 0;
+    int height = 0;
+    std::vector<uint16_t> labels;  // 0 = unclassified, 1..K region
+    std::vector<uint32_t> stamps;  // iteration of classification, 0xFFFFFFFF never
+    std::vector<RegionStats> regions; // index k-1 for region k
+    uint32_t iterations = 0;       // largest stamp other than 0xFFFFFFFF
+    bool stoppedAtCap = false;
+
+    // Filled by the pipeline (empty for a bare region-growing call).
+    std::vector<uint16_t> filteredLuma;      // prefilter output (empty: no prefilter)
+    std::vector<uint16_t> labelsBeforePostfilter;
+
+    std::string device;            // device name, or "CPU reference"
+    std::string variant;           // variant text, or "reference"
+    std::vector<TimingRecord> timings;
+    std::vector<KernelReport> kernels;
+    double hostMilliseconds = 0;   // upload to result, measured on the host
+};
+
+using GrowResultPtr = std::shared_ptr<const GrowResult>;
+
+// Number of pixels whose label or stamp differ, and the first such iteration
+// (the smallest stamp among differing pixels in either map), -1 when equal.
+struct ResultDiff {
+    uint64_t differingPixels = 0;
+    int64_t firstDifferingIteration = -1;
+    int64_t firstDifferingPixel = -1;
+    std::vector<uint8_t> mask; // 1 where a pixel differs (same size as the image)
+};
+ResultDiff compareResults(const GrowResult& expected, const GrowResult& actual);
+
+} // namespace rgx

@@ -1,0 +1,30 @@
+// Seed points: parsing, seed files (DESIGN.md format) and the checks of SPEC.md.
+#pragma once
+
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+struct Seed {
+    int x = 0;
+    int y = 0;
+    bool operator==(const Seed& other) const { return x == other.x && y == other.y; }
+};
+
+constexpr int maxSeeds = 65535;
+
+// "x,y;x,y" as given to --seeds; throws InputError naming the bad entry.
+std::vector<Seed> parseSeedList(const std::string& text);
+
+// Seeds file text: one seed a line, "x y" or "x,y"; '#' starts a comment.
+std::vector<Seed> parseSeedsText(const std::string& text, const std::string& origin);
+std::vector<Seed> readSeedsFile(const QString& path);      // throws InputError
+std::string formatSeedsText(const std::vector<Seed>& seeds); // readable by parseSeedsText
+
+// Throws InputError naming the first offending seed: none at all, more than
+// 65535, outside a width x height image, or on the pixel of an earlier seed.
+void validateSeeds(const std::vector<Seed>& seeds, int width, int height);
+
+} // namespace rgx

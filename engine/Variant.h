@@ -1,0 +1,57 @@
+// A region-growing variant is one choice on each axis of DESIGN.md. It is
+// data: one function turns it into build options, one says whether a device
+// can run it and, if not, why.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+struct DeviceInfo;
+
+enum class Driver { HostSync, HostBatched, DeviceEnqueue };
+enum class Frontier { Queue, Sweep };
+enum class Collectives { Atomics, Local, LocalNoBarrier, Builtin, Subgroup };
+enum class Tile { None, Async, AsyncNoBarrier, Direct }; // None: queue frontier
+
+struct GrowVariant {
+    Driver driver = Driver::HostBatched;
+    Frontier frontier = Frontier::Queue;
+    Collectives collectives = Collectives::Atomics;
+    Tile tile = Tile::None;
+
+    bool operator==(const GrowVariant& other) const;
+    bool operator!=(const GrowVariant& other) const { return !(*this == other); }
+
+    // "driver=host-batched,frontier=queue,collectives=atomics" (tile only for sweep).
+    std::string text() const;
+    // Wrong on purpose: a barrier left out so that the damage can be seen.
+    bool wrongOnPurpose() const;
+    // The -D options that specialise the kernels for this variant.
+    std::string buildDefines() const;
+};
+
+// Parses "driver=..,frontier=..,collectives=..,tile=.."; axes left out keep
+// their defaults; tile defaults to async for sweep. Throws InputError.
+GrowVariant parseVariant(const std::string& text);
+
+// Why the device cannot run the variant, in words a user understands;
+// nullopt when it can.
+std::optional<std::string> whyUnavailable(const GrowVariant& variant, const DeviceInfo& device);
+
+// Every variant of the axes (in a stable order), and the names per axis.
+std::vector<GrowVariant> allVariants();
+std::string driverName(Driver value);
+std::string frontierName(Frontier value);
+std::string collectivesName(Collectives value);
+std::string tileName(Tile value);
+
+// One line on what a choice teaches, for lists and tooltips.
+std::string describe(Driver value);
+std::string describe(Frontier value);
+std::string describe(Collectives value);
+std::string describe(Tile value);
+
+} // namespace rgx
