@@ -1,0 +1,187 @@
+// Seed points from the command line, from seeds files, and the input checks
+// of SPEC.md (inside the image, no two on one pixel, 1..65535 of them).
+#include "Seeds.h"
+
+#include "Errors.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+namespace rgx {
+
+namespace {
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string trimmed(const std::string& text)
+{
+    size_t begin = 0;
+    size_t end = text.size();
+    while (begin < end && isSpace(text[begin]))
+        ++begin;
+    while (end > begin && isSpace(text[end - 1]))
+        --end;
+    return text.substr(begin, end - begin);
+}
+
+// A whole decimal integer (optional sign) fitting an int; nothing else.
+std::optional<int> parseInteger(const std::string& text)
+{
+    if (text.empty())
+        return std::nullopt;
+    size_t digitsFrom = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    if (digitsFrom == text.size())
+        return std::nullopt;
+    for (size_t i = digitsFrom; i < text.size(); ++i) {
+        if (text[i] < '0' || text[i] > '9')
+            return std::nullopt;
+    }
+    errno = 0;
+    const long long value = std::strtoll(text.c_str(), nullptr, 10);
+    if (errno == ERANGE || value < INT_MIN || value > INT_MAX)
+        return std::nullopt;
+    return int(value);
+}
+
+// "x,y", "x y", "x, y": two integers separated by one comma and/or spaces.
+std::optional<Seed> parseSeed(const std::string& text)
+{
+    std::string first;
+    std::string second;
+    const size_t comma = text.find(',');
+    if (comma != std::string::npos) {
+        if (text.find(',', comma + 1) != std::string::npos)
+            return std::nullopt;
+        first = trimmed(text.substr(0, comma));
+        second = trimmed(text.substr(comma + 1));
+    } else {
+        std::istringstream words(text);
+        std::string extra;
+        if (!(words >> first >> second) || (words >> extra))
+            return std::nullopt;
+    }
+    const std::optional<int> x = parseInteger(first);
+    const std::optional<int> y = parseInteger(second);
+    if (!x || !y)
+        return std::nullopt;
+    return Seed{*x, *y};
+}
+
+std::string describeSeed(size_t index, const Seed& seed)
+{
+    return "seed " + std::to_string(index + 1) + " (" + std::to_string(seed.x) + "," + std::to_string(seed.y) + ")";
+}
+
+} // namespace
+
+std::vector<Seed> parseSeedList(const std::string& text)
+{
+    std::vector<Seed> seeds;
+    if (trimmed(text).empty())
+        return seeds; // validateSeeds says "no seeds given"
+    size_t entryBegin = 0;
+    int entryNumber = 0;
+    while (entryBegin <= text.size()) {
+        size_t entryEnd = text.find(';', entryBegin);
+        if (entryEnd == std::string::npos)
+            entryEnd = text.size();
+        const std::string entry = trimmed(text.substr(entryBegin, entryEnd - entryBegin));
+        ++entryNumber;
+        const bool isLast = entryEnd == text.size();
+        // One trailing ';' (an empty last entry) is allowed; empty entries
+        // in the middle are typing mistakes worth pointing out.
+        if (entry.empty() && isLast && entryNumber > 1)
+            break;
+        const std::optional<Seed> seed = parseSeed(entry);
+        if (!seed) {
+            throw InputError("bad seed '" + entry + "' (entry " + std::to_string(entryNumber)
+                             + " of --seeds \"" + text + "\"): expected x,y pairs separated by ';', e.g. \"10,20;30,40\"");
+        }
+        seeds.push_back(*seed);
+        entryBegin = entryEnd + 1;
+    }
+    return seeds;
+}
+
+std::vector<Seed> parseSeedsText(const std::string& text, const std::string& origin)
+{
+    std::vector<Seed> seeds;
+    std::istringstream lines(text);
+    std::string line;
+    int lineNumber = 0;
+    while (std::getline(lines, line)) {
+        ++lineNumber;
+        const size_t comment = line.find('#');
+        const std::string content = trimmed(comment == std::string::npos ? line : line.substr(0, comment));
+        if (content.empty())
+            continue;
+        const std::optional<Seed> seed = parseSeed(content);
+        if (!seed) {
+            throw InputError(origin + " line " + std::to_string(lineNumber) + ": bad seed '" + content
+                             + "': expected \"x y\" or \"x,y\"");
+        }
+        seeds.push_back(*seed);
+    }
+    return seeds;
+}
+
+std::vector<Seed> readSeedsFile(const QString& path)
+{
+    const std::string name = "seeds file '" + path.toStdString() + "'";
+    const QFileInfo info(path);
+    if (!info.exists())
+        throw InputError("cannot open " + name + ": the file does not exist");
+    if (info.isDir())
+        throw InputError("cannot open " + name + ": it is a directory");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError("cannot read " + name + ": " + file.errorString().toStdString());
+    const QByteArray bytes = file.readAll();
+    if (file.error() != QFileDevice::NoError)
+        throw InputError("cannot read " + name + ": " + file.errorString().toStdString());
+    return parseSeedsText(bytes.toStdString(), name);
+}
+
+std::string formatSeedsText(const std::vector<Seed>& seeds)
+{
+    std::string text = "# RGX seeds: one seed a line, \"x y\"; x to the right, y down, (0,0) the top-left pixel.\n"
+                       "# Seed k starts region k.\n";
+    for (const Seed& seed : seeds)
+        text += std::to_string(seed.x) + " " + std::to_string(seed.y) + "\n";
+    return text;
+}
+
+void validateSeeds(const std::vector<Seed>& seeds, int width, int height)
+{
+    if (seeds.empty())
+        throw InputError("no seeds given");
+    if (seeds.size() > size_t(maxSeeds)) {
+        throw InputError("too many seeds: " + std::to_string(seeds.size()) + " (at most "
+                         + std::to_string(maxSeeds) + ")");
+    }
+    // Pixel index -> index of the first seed on it.
+    std::unordered_map<uint64_t, size_t> firstSeedAt;
+    firstSeedAt.reserve(seeds.size());
+    for (size_t i = 0; i < seeds.size(); ++i) {
+        const Seed& seed = seeds[i];
+        if (seed.x < 0 || seed.y < 0 || seed.x >= width || seed.y >= height) {
+            throw InputError(describeSeed(i, seed) + " is outside the " + std::to_string(width) + "x"
+                             + std::to_string(height) + " image");
+        }
+        const uint64_t pixel = uint64_t(seed.y) * uint64_t(width) + uint64_t(seed.x);
+        const auto [earlier, inserted] = firstSeedAt.emplace(pixel, i);
+        if (!inserted) {
+            throw InputError(describeSeed(i, seed) + " is on the same pixel as seed "
+                             + std::to_string(earlier->second + 1));
+        }
+    }
+}
+
+} // namespace rgx
