@@ -1,0 +1,243 @@
+// rgx-cli: the headless twin of rgx, with the command-line contract of
+// DESIGN.md. Exit codes come from the error types, here and nowhere else.
+#include "CliOptions.h"
+#include "Device.h"
+#include "Errors.h"
+#include "Export.h"
+#include "Image.h"
+#include "Overlay.h"
+#include "Pipeline.h"
+#include "Seeds.h"
+#include "Variant.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace rgx {
+namespace {
+
+enum ExitCode { Done = 0, BadInput = 2, OpenClFailure = 3, VerifyFailed = 4 };
+
+const char* usage =
+    "usage:\n"
+    "  rgx-cli devices [--json]\n"
+    "  rgx-cli variants [--device D] [--json]\n"
+    "  rgx-cli segment --image FILE (--seeds \"x,y;x,y\" | --seeds-file FILE)\n"
+    "          [--mode competitive|adaptive|range] [--tolerance T] [--lower LO] [--upper UP]\n"
+    "          [--rule adjacent|all] [--connectivity 4|8] [--max-iterations N]\n"
+    "          [--prefilter none|boxmean:W|gaussian:R] [--postfilter none|density:W:MIN]\n"
+    "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..]\n"
+    "          [--out-labels FILE.png|FILE.npy] [--out-stamps FILE.npy]\n"
+    "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
+    "          [--check-races]\n";
+
+int commandDevices(const CliOptions& options)
+{
+    const std::vector<DeviceInfo> devices = listDevices();
+    if (options.has("--json")) {
+        std::cout << devicesJson(devices);
+        return Done;
+    }
+    if (devices.empty())
+        std::cout << "no OpenCL device found\n";
+    std::cout << devicesText(devices);
+    return Done;
+}
+
+int commandVariants(const CliOptions& options)
+{
+    const DeviceInfo device = selectDevice(options.value("--device"));
+    const std::vector<GrowVariant> variants = allVariants();
+    if (options.has("--json")) {
+        QJsonArray array;
+        for (const GrowVariant& variant : variants) {
+            const auto reason = whyUnavailable(variant, device);
+            QJsonObject object;
+            object["variant"] = QString::fromStdString(variant.text());
+            object["driver"] = QString::fromStdString(driverName(variant.driver));
+            object["frontier"] = QString::fromStdString(frontierName(variant.frontier));
+            object["collectives"] = QString::fromStdString(collectivesName(variant.collectives));
+            object["tile"] = QString::fromStdString(tileName(variant.tile));
+            object["wrongOnPurpose"] = variant.wrongOnPurpose();
+            object["available"] = !reason.has_value();
+            object["reason"] = reason ? QString::fromStdString(*reason) : QString();
+            array.append(object);
+        }
+        QJsonObject root;
+        root["device"] = QString::fromStdString(device.id() + " " + device.name);
+        root["variants"] = array;
+        std::cout << QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+        return Done;
+    }
+    std::cout << "device " << device.id() << ": " << device.name << " (" << device.platformName << ", "
+              << device.openClCVersion << ")\n";
+    for (const GrowVariant& variant : variants) {
+        const auto reason = whyUnavailable(variant, device);
+        std::cout << (reason ? "  no   " : "  yes  ") << variant.text();
+        if (variant.wrongOnPurpose())
+            std::cout << "  [wrong on purpose]";
+        if (reason)
+            std::cout << "  -- " << *reason;
+        std::cout << "\n";
+    }
+    return Done;
+}
+
+PipelineParams pipelineParams(const CliOptions& options)
+{
+    PipelineParams params;
+    params.grow.mode = parseMode(options.value("--mode", "competitive"));
+    params.grow.rule = parseRule(options.value("--rule", "adjacent"));
+    params.grow.tolerance = options.decimal("--tolerance", 0.0, 0.0);
+    params.grow.lower = uint32_t(options.integer("--lower", 0, 0, 65535));
+    params.grow.upper = uint32_t(options.integer("--upper", 0, 0, 65535));
+    const long connectivity = options.integer("--connectivity", 4, 4, 8);
+    if (connectivity != 4 && connectivity != 8)
+        throw InputError("option --connectivity needs 4 or 8, not " + std::to_string(connectivity));
+    params.grow.connectivity = int(connectivity);
+    params.grow.maxIterations = uint32_t(options.integer("--max-iterations", 0, 0, 0xFFFFFFFEl));
+    params.prefilter = parsePrefilter(options.value("--prefilter", "none"));
+    params.postfilter = parsePostfilter(options.value("--postfilter", "none"));
+    return params;
+}
+
+void printSummary(const GrowResult& result, const DeviceInfo& device, const LumaImage& image,
+                  size_t seedCount)
+{
+    std::cout << "device: " << device.id() << " " << device.name << " (" << device.platformName << ")\n"
+              << "variant: " << result.variant << "\n"
+              << "image: " << image.width << "x" << image.height << ", " << image.bitDepth << "-bit "
+              << (image.colour ? "colour" : "grey") << "; seeds: " << seedCount << "\n"
+              << "iterations: " << result.iterations
+              << (result.stoppedAtCap ? " (stopped at the iteration cap)" : "") << "\n";
+    uint64_t classified = 0;
+    for (const RegionStats& region : result.regions)
+        classified += region.count;
+    std::cout << "classified: " << classified << " of " << image.pixelCount() << " pixels\n";
+    const size_t shown = std::min<size_t>(result.regions.size(), 10);
+    for (size_t k = 0; k < shown; ++k)
+        std::cout << "  region " << k + 1 << ": " << result.regions[k].count << " pixels, mean luma "
+                  << std::fixed << std::setprecision(2) << result.regions[k].mean() << "\n";
+    if (shown < result.regions.size())
+        std::cout << "  ... " << result.regions.size() - shown << " more regions\n";
+    const TimelineSummary timeline = summarizeTimeline(result.timings);
+    std::cout << std::fixed << std::setprecision(3) << "time: " << result.hostMilliseconds
+              << " ms on the host; device busy " << timeline.busyNs / 1e6 << " ms, idle gaps "
+              << timeline.gapNs / 1e6 << " ms, " << result.timings.size() << " commands\n";
+}
+
+int commandSegment(const CliOptions& options)
+{
+    if (!options.has("--image"))
+        throw InputError("segment needs --image FILE");
+    if (options.has("--seeds") == options.has("--seeds-file"))
+        throw InputError("segment needs exactly one of --seeds \"x,y;x,y\" or --seeds-file FILE");
+    const QString imagePath = QString::fromStdString(options.value("--image"));
+    const QImage picture = readImageFile(imagePath);
+    const LumaImage image = lumaFromImage(picture);
+    const std::vector<Seed> seeds = options.has("--seeds")
+        ? parseSeedList(options.value("--seeds"))
+        : readSeedsFile(QString::fromStdString(options.value("--seeds-file")));
+    validateSeeds(seeds, image.width, image.height);
+    const PipelineParams params = pipelineParams(options);
+    const GrowVariant variant = parseVariant(options.value("--variant"));
+    const DeviceInfo deviceInfo = selectDevice(options.value("--device"));
+    if (auto reason = whyUnavailable(variant, deviceInfo))
+        throw InputError("variant " + variant.text() + " cannot run on " + deviceInfo.name + ": " + *reason);
+    for (const char* option : {"--out-labels", "--out-stamps", "--out-overlay", "--timings"})
+        if (options.has(option) && options.value(option).empty())
+            throw InputError(std::string("option ") + option + " needs a file name");
+
+    ComputeDevice device(deviceInfo);
+    const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant);
+    printSummary(*result, deviceInfo, image, seeds.size());
+
+    if (options.has("--out-labels"))
+        writeLabels(QString::fromStdString(options.value("--out-labels")), *result);
+    if (options.has("--out-stamps"))
+        writeStampsNpy(QString::fromStdString(options.value("--out-stamps")), *result);
+    if (options.has("--out-overlay")) {
+        const QImage overlay = renderOverlay(picture, *result, OverlayStyle{});
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        overlay.save(&buffer, "PNG");
+        saveFileAtomically(QString::fromStdString(options.value("--out-overlay")), bytes);
+    }
+    if (options.has("--timings"))
+        writeTimings(QString::fromStdString(options.value("--timings")), *result);
+
+    if (options.has("--verify")) {
+        const GrowResultPtr reference = runReferencePipeline(image, seeds, params);
+        const ResultDiff diff = compareResults(*reference, *result);
+        std::cout << "verify: " << diff.differingPixels << " pixels differ";
+        if (diff.differingPixels > 0) {
+            const int64_t p = diff.firstDifferingPixel;
+            std::cout << " (first at (" << p % image.width << "," << p / image.width
+                      << "), from iteration " << diff.firstDifferingIteration << ")";
+        }
+        std::cout << "\n";
+        if (diff.differingPixels > 0)
+            return VerifyFailed;
+    }
+    return Done;
+}
+
+int run(const std::vector<std::string>& arguments)
+{
+    if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
+        std::cout << usage;
+        return arguments.empty() ? BadInput : Done;
+    }
+    const std::string command = arguments[0];
+    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    if (command == "devices")
+        return commandDevices(CliOptions(rest, {}, {"--json"}));
+    if (command == "variants")
+        return commandVariants(CliOptions(rest, {"--device"}, {"--json"}));
+    if (command == "segment")
+        return commandSegment(CliOptions(
+            rest,
+            {"--image", "--seeds", "--seeds-file", "--mode", "--tolerance", "--lower", "--upper",
+             "--rule", "--connectivity", "--max-iterations", "--prefilter", "--postfilter", "--device",
+             "--variant", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},
+            {"--verify", "--check-races"}));
+    throw InputError("unknown command '" + command + "' (expected devices, variants or segment; see rgx-cli --help)");
+}
+
+} // namespace
+} // namespace rgx
+
+int main(int argc, char** argv)
+{
+    QCoreApplication application(argc, argv);
+    std::vector<std::string> arguments;
+    for (int i = 1; i < argc; ++i)
+        arguments.emplace_back(argv[i]);
+    try {
+        return rgx::run(arguments);
+    } catch (const rgx::InputError& error) {
+        std::cerr << "rgx-cli: " << error.what() << "\n";
+        return rgx::BadInput;
+    } catch (const rgx::OpenClError& error) {
+        std::cerr << "rgx-cli: " << error.what() << "\n";
+        if (!error.buildLog().empty())
+            std::cerr << "build log:\n" << error.buildLog() << "\n";
+        return rgx::OpenClFailure;
+    } catch (const rgx::RunInterrupted& error) {
+        std::cerr << "rgx-cli: " << error.what() << "\n";
+        return rgx::OpenClFailure;
+    } catch (const std::exception& error) {
+        std::cerr << "rgx-cli: unexpected failure: " << error.what() << "\n";
+        return rgx::OpenClFailure;
+    }
+}

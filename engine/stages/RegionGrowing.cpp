@@ -1,0 +1,321 @@
+// Host side of region growing: buffers, the iteration loop of each driver,
+// and the checks that keep a broken variant from hanging the program.
+#include "RegionGrowing.h"
+#include "Device.h"
+#include "Errors.h"
+#include "TimingLog.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+namespace rgx {
+namespace {
+
+constexpr const char* programFile = "region_growing.cl";
+constexpr uint32_t counterSlots = 3; // accepted[parity 0], accepted[parity 1], overflow
+
+size_t largestPowerOfTwoAtMost(size_t value)
+{
+    size_t power = 1;
+    while (power * 2 <= value)
+        power *= 2;
+    return power;
+}
+
+size_t roundUp(size_t value, size_t multiple)
+{
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+struct Geometry {
+    size_t workGroup = 256;   // grow_queue
+    size_t tileWidth = 16;    // grow_sweep
+    size_t tileHeight = 16;
+};
+
+std::string buildOptions(const GrowParams& params, const GrowVariant& variant,
+                         const DeviceInfo& device, const Geometry& geometry)
+{
+    const bool needsTwoPointZero = variant.collectives == Collectives::Builtin ||
+                                   variant.collectives == Collectives::Subgroup;
+    const size_t sweepGroup = geometry.tileWidth * geometry.tileHeight;
+    std::ostringstream options;
+    options << device.openClCStandardOption(needsTwoPointZero)
+            << " -DRGX_CONNECTIVITY=" << params.connectivity
+            << " -DRGX_RULE_ALL=" << (params.rule == Rule::All ? 1 : 0)
+            << " -DRGX_MODE=" << int(params.mode)
+            << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
+            << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
+            << variant.buildDefines();
+    return options.str();
+}
+
+class Deadline {
+public:
+    explicit Deadline(const RunControl& control)
+        : control_(control), start_(std::chrono::steady_clock::now()) {}
+
+    void check(uint32_t iteration) const
+    {
+        if (control_.cancel && control_.cancel->load())
+            throw RunInterrupted("cancelled after " + std::to_string(iteration) + " iterations");
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        if (control_.timeoutSeconds > 0 && elapsed > control_.timeoutSeconds) {
+            std::ostringstream message;
+            message << "stopped after " << iteration << " iterations: the run exceeded its "
+                    << control_.timeoutSeconds << " s time limit";
+            throw RunInterrupted(message.str());
+        }
+    }
+
+private:
+    const RunControl& control_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace
+
+uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, Frontier frontier)
+{
+    // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
+    // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4).
+    const uint64_t perPixel = frontier == Frontier::Queue ? 2 + 2 + 4 + 8 : 2 + 2 + 4 + 6;
+    // seed luma (4), count (4), sum (8), mean (8) per region.
+    return pixelCount * perPixel + regionCount * 24 + counterSlots * 4;
+}
+
+GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t>& luma, int width,
+                               int height, const std::vector<Seed>& seeds, const GrowParams& params,
+                               const GrowVariant& variant, const RunControl& control,
+                               TimingLog& timings)
+{
+    validateSeeds(seeds, width, height);
+    const DeviceInfo& info = device.info();
+    if (auto reason = whyUnavailable(variant, info))
+        throw InputError("variant " + variant.text() + " cannot run on " + info.name + ": " + *reason);
+    if (params.connectivity != 4 && params.connectivity != 8)
+        throw InputError("connectivity must be 4 or 8, not " + std::to_string(params.connectivity));
+
+    const uint64_t pixelCount = uint64_t(width) * uint64_t(height);
+    const uint64_t needed = regionGrowingDeviceBytes(pixelCount, seeds.size(), variant.frontier);
+    if (pixelCount * 4 > info.maxAllocationBytes || needed > info.globalMemoryBytes ||
+        pixelCount >= 0xFFFFFFFEull) {
+        std::ostringstream message;
+        message << "the " << width << "x" << height << " image needs " << needed / (1024 * 1024)
+                << " MiB of device memory (largest buffer " << pixelCount * 4 / (1024 * 1024)
+                << " MiB); " << info.name << " has " << info.globalMemoryBytes / (1024 * 1024)
+                << " MiB, at most " << info.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
+        throw InputError(message.str());
+    }
+
+    Geometry geometry;
+    geometry.workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
+    while (geometry.tileWidth * geometry.tileHeight > info.maxWorkGroupSize && geometry.tileHeight > 1)
+        geometry.tileHeight /= 2;
+
+    const std::string kernelName = variant.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
+    const BuiltProgram* built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+    // A kernel may fit fewer work-items than the device (registers): shrink and rebuild.
+    for (const KernelReport& report : built->kernels) {
+        if (report.kernel != kernelName || report.workGroupSizeLimit == 0)
+            continue;
+        if (variant.frontier == Frontier::Queue && report.workGroupSizeLimit < geometry.workGroup) {
+            geometry.workGroup = largestPowerOfTwoAtMost(report.workGroupSizeLimit);
+            built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+        } else if (variant.frontier == Frontier::Sweep &&
+                   report.workGroupSizeLimit < geometry.tileWidth * geometry.tileHeight) {
+            while (geometry.tileWidth * geometry.tileHeight > report.workGroupSizeLimit && geometry.tileHeight > 1)
+                geometry.tileHeight /= 2;
+            built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+        }
+    }
+
+    const size_t regionTotal = seeds.size();
+    cl::Context& context = device.context();
+    cl::CommandQueue& queue = device.queue();
+
+    // Iteration 0, prepared on the host: seeds labelled, stamps 0, sums.
+    std::vector<uint16_t> labels(pixelCount, 0);
+    std::vector<uint32_t> stamps(pixelCount, unclassifiedStamp);
+    std::vector<uint32_t> seedFrontier(regionTotal);
+    std::vector<uint32_t> seedLuma(regionTotal);
+    std::vector<uint32_t> regionCount(regionTotal, 1);
+    std::vector<uint32_t> regionSum(2 * regionTotal, 0);
+    for (size_t k = 0; k < regionTotal; ++k) {
+        const uint32_t p = uint32_t(seeds[k].y) * uint32_t(width) + uint32_t(seeds[k].x);
+        labels[p] = uint16_t(k + 1);
+        stamps[p] = 0;
+        seedFrontier[k] = p;
+        seedLuma[k] = luma[p];
+        regionSum[2 * k] = luma[p];
+    }
+    std::vector<uint32_t> counters(counterSlots, 0);
+    counters[0] = uint32_t(regionTotal);
+
+    GrowResult result;
+    result.width = width;
+    result.height = height;
+    result.device = info.name;
+    result.variant = variant.text();
+    result.kernels = built->kernels;
+
+    try {
+        auto makeBuffer = [&](size_t bytes) { return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4)); };
+        auto upload = [&](cl::Buffer& buffer, const void* data, size_t bytes, const std::string& name) {
+            queue.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, timings.track("upload", "write:" + name));
+        };
+        cl::Buffer lumaBuffer = makeBuffer(pixelCount * 2);
+        cl::Buffer labelBuffers[2] = {makeBuffer(pixelCount * 2), cl::Buffer()};
+        cl::Buffer stampBuffers[2] = {makeBuffer(pixelCount * 4), cl::Buffer()};
+        cl::Buffer frontierBuffers[2];
+        if (variant.frontier == Frontier::Queue) {
+            frontierBuffers[0] = makeBuffer(pixelCount * 4);
+            frontierBuffers[1] = makeBuffer(pixelCount * 4);
+        } else {
+            labelBuffers[1] = makeBuffer(pixelCount * 2);
+            stampBuffers[1] = makeBuffer(pixelCount * 4);
+        }
+        cl::Buffer seedLumaBuffer = makeBuffer(regionTotal * 4);
+        cl::Buffer regionCountBuffer = makeBuffer(regionTotal * 4);
+        cl::Buffer regionSumBuffer = makeBuffer(regionTotal * 8);
+        cl::Buffer meansBuffer = makeBuffer(regionTotal * 8);
+        cl::Buffer counterBuffer = makeBuffer(counterSlots * 4);
+
+        upload(lumaBuffer, luma.data(), pixelCount * 2, "luma");
+        upload(labelBuffers[0], labels.data(), pixelCount * 2, "labels");
+        upload(stampBuffers[0], stamps.data(), pixelCount * 4, "stamps");
+        if (variant.frontier == Frontier::Queue)
+            upload(frontierBuffers[0], seedFrontier.data(), regionTotal * 4, "frontier");
+        upload(seedLumaBuffer, seedLuma.data(), regionTotal * 4, "seed_luma");
+        upload(regionCountBuffer, regionCount.data(), regionTotal * 4, "region_count");
+        upload(regionSumBuffer, regionSum.data(), regionTotal * 8, "region_sum");
+        upload(counterBuffer, counters.data(), counterSlots * 4, "counters");
+
+        cl::Kernel means(built->program, "update_means");
+        means.setArg(1, cl_uint(regionTotal));
+        means.setArg(2, regionCountBuffer);
+        means.setArg(3, regionSumBuffer);
+        means.setArg(4, meansBuffer);
+        means.setArg(5, counterBuffer);
+        const cl::NDRange meansGlobal(roundUp(regionTotal, 64));
+
+        cl::Kernel grow(built->program, kernelName.c_str());
+        const cl_ulong threshold = params.toleranceThreshold();
+        grow.setArg(0, cl_uint(0));
+        grow.setArg(1, cl_int(width));
+        grow.setArg(2, cl_int(height));
+        int arg = 3;
+        if (variant.frontier == Frontier::Queue) {
+            arg += 2; // frontier, next_frontier: per iteration
+            grow.setArg(arg++, lumaBuffer);
+            grow.setArg(arg++, labelBuffers[0]);
+            grow.setArg(arg++, stampBuffers[0]);
+        } else {
+            arg += 4; // stamps_in, labels_in, stamps_out, labels_out: per iteration
+            grow.setArg(arg++, lumaBuffer);
+        }
+        grow.setArg(arg++, meansBuffer);
+        grow.setArg(arg++, seedLumaBuffer);
+        grow.setArg(arg++, cl_uint(regionTotal));
+        grow.setArg(arg++, regionCountBuffer);
+        grow.setArg(arg++, regionSumBuffer);
+        grow.setArg(arg++, counterBuffer);
+        grow.setArg(arg++, threshold);
+        grow.setArg(arg++, cl_uint(params.lower));
+        grow.setArg(arg++, cl_uint(params.upper));
+
+        // Launch sizes. The queue kernel loops over the frontier, so its
+        // global size only needs to cover the device (batched) or the known
+        // frontier (host-sync); the sweep covers the image in tiles.
+        const size_t groupsToFill = std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 8 : 2));
+        const size_t groupsForImage = (pixelCount + geometry.workGroup - 1) / geometry.workGroup;
+        const size_t batchedGroups = std::min(groupsToFill, groupsForImage);
+        const cl::NDRange sweepLocal(geometry.tileWidth, geometry.tileHeight);
+        const cl::NDRange sweepGlobal(roundUp(size_t(width), geometry.tileWidth),
+                                      roundUp(size_t(height), geometry.tileHeight));
+
+        auto enqueueIteration = [&](uint32_t iteration, uint32_t knownFrontier) {
+            means.setArg(0, cl_uint(iteration));
+            queue.enqueueNDRangeKernel(means, cl::NullRange, meansGlobal, cl::NullRange, nullptr,
+                                       timings.track("grow", "update_means", int(iteration)));
+            grow.setArg(0, cl_uint(iteration));
+            const int in = int((iteration - 1) & 1);
+            const int out = int(iteration & 1);
+            if (variant.frontier == Frontier::Queue) {
+                grow.setArg(3, frontierBuffers[in]);
+                grow.setArg(4, frontierBuffers[out]);
+                const size_t groups = variant.driver == Driver::HostSync
+                    ? std::max<size_t>(1, std::min<size_t>((knownFrontier + geometry.workGroup - 1) / geometry.workGroup, 65535))
+                    : batchedGroups;
+                queue.enqueueNDRangeKernel(grow, cl::NullRange, cl::NDRange(groups * geometry.workGroup),
+                                           cl::NDRange(geometry.workGroup), nullptr,
+                                           timings.track("grow", kernelName, int(iteration)));
+            } else {
+                grow.setArg(3, stampBuffers[in]);
+                grow.setArg(4, labelBuffers[in]);
+                grow.setArg(5, stampBuffers[out]);
+                grow.setArg(6, labelBuffers[out]);
+                queue.enqueueNDRangeKernel(grow, cl::NullRange, sweepGlobal, sweepLocal, nullptr,
+                                           timings.track("grow", kernelName, int(iteration)));
+            }
+        };
+        auto readCounters = [&](uint32_t iteration) {
+            queue.enqueueReadBuffer(counterBuffer, CL_TRUE, 0, counterSlots * 4, counters.data(),
+                                    nullptr, timings.track("grow", "read:counters", int(iteration)));
+        };
+
+        const uint32_t cap = params.iterationCap(pixelCount);
+        const Deadline deadline(control);
+        uint32_t last = 0; // last iteration enqueued
+        uint32_t batch = 4;
+        bool finished = false;
+        while (!finished && last < cap) {
+            deadline.check(last);
+            const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);
+            for (uint32_t j = 0; j < count; ++j) {
+                last += 1;
+                enqueueIteration(last, counters[(last - 1) & 1]);
+            }
+            readCounters(last);
+            finished = counters[last & 1] == 0;
+            batch = std::min<uint32_t>(batch * 2, 64);
+            if (control.progress)
+                control.progress(last, counters[last & 1]);
+        }
+        result.stoppedAtCap = !finished;
+
+        // The final state: in place for the queue; for the sweep in the
+        // buffers written by the last iteration enqueued (the ones after the
+        // last growth only copied it or did nothing).
+        const int finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
+        result.labels.resize(pixelCount);
+        result.stamps.resize(pixelCount);
+        std::vector<uint32_t> finalCount(regionTotal);
+        std::vector<uint32_t> finalSum(2 * regionTotal);
+        queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, 0, pixelCount * 2, result.labels.data(),
+                                nullptr, timings.track("download", "read:labels"));
+        queue.enqueueReadBuffer(stampBuffers[finalSet], CL_FALSE, 0, pixelCount * 4, result.stamps.data(),
+                                nullptr, timings.track("download", "read:stamps"));
+        queue.enqueueReadBuffer(regionCountBuffer, CL_FALSE, 0, regionTotal * 4, finalCount.data(),
+                                nullptr, timings.track("download", "read:region_count"));
+        queue.enqueueReadBuffer(regionSumBuffer, CL_FALSE, 0, regionTotal * 8, finalSum.data(),
+                                nullptr, timings.track("download", "read:region_sum"));
+        queue.finish();
+
+        result.regions.resize(regionTotal);
+        for (size_t k = 0; k < regionTotal; ++k)
+            result.regions[k] = {finalCount[k], (uint64_t(finalSum[2 * k + 1]) << 32) | finalSum[2 * k]};
+        for (uint32_t stamp : result.stamps)
+            if (stamp != unclassifiedStamp)
+                result.iterations = std::max(result.iterations, stamp);
+    } catch (const cl::Error& error) {
+        throw OpenClError(std::string("region growing failed on ") + info.name + ": " + error.what() +
+                              " returned " + openClErrorName(error.err()),
+                          error.err());
+    }
+    return result;
+}
+
+} // namespace rgx

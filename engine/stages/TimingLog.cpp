@@ -1,0 +1,35 @@
+// Profiling events to timing records.
+#include "TimingLog.h"
+
+namespace rgx {
+
+cl::Event* TimingLog::track(const std::string& stage, const std::string& kernel, int iteration)
+{
+    entries_.push_back({stage, kernel, iteration, cl::Event()});
+    return &entries_.back().event;
+}
+
+std::vector<TimingRecord> TimingLog::records() const
+{
+    std::vector<TimingRecord> out;
+    out.reserve(entries_.size());
+    for (const Entry& entry : entries_) {
+        TimingRecord record;
+        record.stage = entry.stage;
+        record.kernel = entry.kernel;
+        record.iteration = entry.iteration;
+        try {
+            record.queued = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
+            record.submit = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>();
+            record.start = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+            record.end = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        } catch (const cl::Error&) {
+            record.measured = false;
+            record.note = "the device reported no profiling information for this command";
+        }
+        out.push_back(record);
+    }
+    return out;
+}
+
+} // namespace rgx

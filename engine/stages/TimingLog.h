@@ -1,0 +1,30 @@
+// Collects the profiling event of every command a stage enqueues and turns
+// them into TimingRecords once the queue has finished.
+#pragma once
+
+#include "OpenCl.h"
+#include "Timing.h"
+#include <string>
+#include <deque>
+#include <vector>
+
+namespace rgx {
+
+class TimingLog {
+public:
+    // The event to pass to an enqueue call; it is recorded under these names.
+    cl::Event* track(const std::string& stage, const std::string& kernel, int iteration = -1);
+    // Reads the profiling counters of every tracked event (call after finish()).
+    std::vector<TimingRecord> records() const;
+
+private:
+    struct Entry {
+        std::string stage;
+        std::string kernel;
+        int iteration;
+        cl::Event event;
+    };
+    std::deque<Entry> entries_; // deque: tracked events never move
+};
+
+} // namespace rgx

@@ -1,0 +1,378 @@
+// Seeded region growing, one iteration of ../shared/SPEC.md per launch pair:
+// update_means (M_k from the sums of the previous iteration), then grow_queue
+// (visit the neighbours of a compacted frontier list) or grow_sweep (visit
+// every pixel, neighbours read from a local tile or straight from global).
+//
+// Build options (see engine/Variant.cpp):
+//   RGX_WG_SIZE             work-group size (grow_queue: 1-D; grow_sweep: TILE_W * TILE_H)
+//   RGX_TILE_W, RGX_TILE_H  sweep tile size
+//   RGX_CONNECTIVITY        4 or 8
+//   RGX_RULE_ALL            0: eligible = labels of classified neighbours; 1: every region
+//   RGX_MODE                0 competitive, 1 adaptive, 2 range
+//   RGX_TILE                0 direct global loads, 1 async_work_group_copy into local memory
+//   RGX_TILE_BARRIER(f)     barrier(f), or nothing for tile=async-nobarrier
+//   RGX_COLLECTIVES, RGX_BARRIER  see collectives.h
+#include "collectives.h"
+
+#define UNCLASSIFIED 0xFFFFFFFFu
+// A pixel some work-item is deciding on right now: still unclassified for
+// everyone else, and never claimed twice.
+#define CLAIMED 0xFFFFFFFEu
+
+// counters[0..1]: pixels accepted in the iterations of that parity (the
+// next frontier's size); counters[2]: set when a frontier write ran past
+// the buffer (only a broken variant can do that).
+#define COUNTER_OVERFLOW 2
+
+#define RGX_MODE_COMPETITIVE 0
+#define RGX_MODE_ADAPTIVE 1
+#define RGX_MODE_RANGE 2
+
+#define RGX_TILE_DIRECT 0
+#define RGX_TILE_ASYNC 1
+
+#ifndef RGX_TILE_BARRIER
+#define RGX_TILE_BARRIER(flags) barrier(flags)
+#endif
+
+// Neighbour offsets: the first four are the 4-neighbourhood.
+__constant int neighbour_dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+__constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+
+// M_k = floor(sum_k * 256 / count_k) for every region, from the sums as they
+// stood at the end of the previous iteration. Also clears the counter the
+// coming grow launch accumulates into (it last held iteration - 2).
+__kernel void update_means(const uint iteration, const uint region_total,
+                           __global const uint* region_count,
+                           __global const uint* region_sum,
+                           __global ulong* means,
+                           __global uint* counters)
+{
+    const uint k = get_global_id(0);
+    if (k == 0)
+        counters[iteration & 1] = 0;
+    if (k < region_total) {
+        ulong sum = ((ulong)region_sum[2 * k + 1] << 32) | (ulong)region_sum[2 * k];
+        uint count = max(region_count[k], 1u);
+        means[k] = (sum << 8) / (ulong)count;
+    }
+}
+
+// The decision of SPEC.md step 4 for a pixel of luma `value` among the
+// eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
+inline uint decide(uint value, const uint* eligible, uint eligible_count,
+                   __global const ulong* means, __global const uint* seed_luma,
+                   uint region_total, ulong threshold, uint lower, uint upper)
+{
+#if RGX_RULE_ALL
+    (void)eligible;
+    (void)eligible_count;
+    const uint candidates = region_total;
+#else
+    const uint candidates = eligible_count;
+#endif
+    uint best = 0;
+    ulong best_distance = 0;
+    const ulong scaled = (ulong)value << 8;
+    for (uint j = 0; j < candidates; ++j) {
+#if RGX_RULE_ALL
+        const uint k = j + 1;
+#else
+        const uint k = eligible[j];
+#endif
+        if (k == 0 || k > region_total)
+            continue;
+#if RGX_MODE == RGX_MODE_RANGE
+        const ulong seed = seed_luma[k - 1];
+        const bool inside = (ulong)value + lower >= seed && (ulong)value <= seed + upper;
+        if (inside && (best == 0 || k < best))
+            best = k;
+#else
+        const ulong mean = means[k - 1];
+        const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
+        if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
+            best = k;
+            best_distance = distance;
+        }
+#endif
+    }
+#if RGX_MODE == RGX_MODE_ADAPTIVE
+    if (best != 0 && best_distance > threshold)
+        best = 0;
+#else
+    (void)threshold;
+#endif
+    return best;
+}
+
+// Adds the accepted pixels of one round to the region counts and sums. With
+// work-group collectives, the pixels of the group's most common case (one
+// region, the largest label present) are summed in the group and added with
+// one atomic; anything else goes straight to the global atomics.
+inline void accumulate_regions(const uint* region, const uint* value, uint count,
+                               uint region_total,
+                               volatile __global uint* region_count,
+                               volatile __global uint* region_sum,
+                               __local uint* scratch)
+{
+#if RGX_COLLECTIVES == RGX_COLLECTIVES_ATOMICS
+    (void)scratch;
+    for (uint j = 0; j < count; ++j) {
+        const uint k = region[j];
+        if (k == 0 || k > region_total)
+            continue;
+        atomic_inc(&region_count[k - 1]);
+        atomic_add_u64(&region_sum[2 * (k - 1)], value[j]);
+    }
+#else
+    const uint leader = wg_reduce_max(count > 0 ? region[0] : 0, scratch);
+    uint leader_count = 0;
+    uint leader_sum = 0;
+    for (uint j = 0; j < count; ++j) {
+        const uint k = region[j];
+        if (k == leader) {
+            leader_count += 1;
+            leader_sum += value[j];
+        } else if (k != 0 && k <= region_total) {
+            atomic_inc(&region_count[k - 1]);
+            atomic_add_u64(&region_sum[2 * (k - 1)], value[j]);
+        }
+    }
+    const uint group_count = wg_reduce_add(leader_count, scratch);
+    const uint group_sum = wg_reduce_add(leader_sum, scratch);
+    if (wg_local_id() == 0 && group_count > 0 && leader != 0 && leader <= region_total) {
+        atomic_add(&region_count[leader - 1], group_count);
+        atomic_add_u64(&region_sum[2 * (leader - 1)], group_sum);
+    }
+#endif
+}
+
+// Reserves `count` consecutive slots of the counter for this work-item and
+// returns the first; with collectives, one atomic per work-group.
+inline uint reserve_slots(uint count, volatile __global uint* counter, __local uint* scratch)
+{
+#if RGX_COLLECTIVES == RGX_COLLECTIVES_ATOMICS
+    (void)scratch;
+    return count > 0 ? atomic_add(counter, count) : 0;
+#else
+    uint group_total;
+    const uint offset = wg_scan_exclusive(count, scratch, &group_total);
+    uint base = 0;
+    if (wg_local_id() == 0 && group_total > 0)
+        base = atomic_add(counter, group_total);
+    base = wg_broadcast_first(base, scratch);
+    return base + offset;
+#endif
+}
+
+// Queue frontier: one work-item per pixel of F_(i-1), looping over the list
+// in work-group-sized rounds. A neighbour is claimed with an atomic
+// compare-and-swap so that exactly one work-item decides it; neighbours'
+// stamps are read atomically because other work-items change them in this
+// launch (labels are read only where the stamp is <= i-1, i.e. settled).
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void grow_queue(const uint iteration, const int width, const int height,
+                __global const uint* frontier,
+                __global uint* next_frontier,
+                __global const ushort* luma,
+                __global ushort* labels,
+                volatile __global uint* stamps,
+                __global const ulong* means,
+                __global const uint* seed_luma,
+                const uint region_total,
+                volatile __global uint* region_count,
+                volatile __global uint* region_sum,
+                volatile __global uint* counters,
+                const ulong threshold, const uint lower, const uint upper)
+{
+    __local uint scratch[RGX_SCRATCH_SIZE];
+    const uint pixel_count = (uint)width * (uint)height;
+    const uint frontier_size = min(counters[(iteration - 1) & 1], pixel_count);
+    const uint lid = get_local_id(0);
+    const uint stride = get_num_groups(0) * RGX_WG_SIZE;
+
+    for (uint round = get_group_id(0) * RGX_WG_SIZE; round < frontier_size; round += stride) {
+        uint accepted_pixel[RGX_CONNECTIVITY];
+        uint accepted_region[RGX_CONNECTIVITY];
+        uint accepted_luma[RGX_CONNECTIVITY];
+        uint accepted = 0;
+        const uint index = round + lid;
+        const uint q = index < frontier_size ? frontier[index] : pixel_count;
+        if (q < pixel_count) {
+            const int qx = (int)(q % (uint)width);
+            const int qy = (int)(q / (uint)width);
+            for (int d = 0; d < RGX_CONNECTIVITY; ++d) {
+                const int x = qx + neighbour_dx[d];
+                const int y = qy + neighbour_dy[d];
+                if (x < 0 || y < 0 || x >= width || y >= height)
+                    continue;
+                const uint p = (uint)y * (uint)width + (uint)x;
+                if (atomic_cmpxchg(&stamps[p], UNCLASSIFIED, CLAIMED) != UNCLASSIFIED)
+                    continue;
+                uint eligible[RGX_CONNECTIVITY];
+                uint eligible_count = 0;
+#if !RGX_RULE_ALL
+                for (int e = 0; e < RGX_CONNECTIVITY; ++e) {
+                    const int nx = x + neighbour_dx[e];
+                    const int ny = y + neighbour_dy[e];
+                    if (nx < 0 || ny < 0 || nx >= width || ny >= height)
+                        continue;
+                    const uint n = (uint)ny * (uint)width + (uint)nx;
+                    if (atomic_or(&stamps[n], 0u) <= iteration - 1)
+                        eligible[eligible_count++] = labels[n];
+                }
+#endif
+                const uint value = luma[p];
+                const uint k = decide(value, eligible, eligible_count, means, seed_luma,
+                                      region_total, threshold, lower, upper);
+                if (k != 0) {
+                    labels[p] = (ushort)k;
+                    atomic_xchg(&stamps[p], iteration);
+                    accepted_pixel[accepted] = p;
+                    accepted_region[accepted] = k;
+                    accepted_luma[accepted] = value;
+                    accepted += 1;
+                } else {
+                    // Rejected: unclassified again (a later claim decides the same).
+                    atomic_xchg(&stamps[p], UNCLASSIFIED);
+                }
+            }
+        }
+        const uint slot = reserve_slots(accepted, &counters[iteration & 1], scratch);
+        for (uint j = 0; j < accepted; ++j) {
+            if (slot + j < pixel_count)
+                next_frontier[slot + j] = accepted_pixel[j];
+            else
+                atomic_or(&counters[COUNTER_OVERFLOW], 1u);
+        }
+        accumulate_regions(accepted_region, accepted_luma, accepted, region_total,
+                           region_count, region_sum, scratch);
+    }
+}
+
+// Sweep frontier: one work-item per pixel; reads the state of iteration i-1
+// from stamps_in/labels_in and writes iteration i to stamps_out/labels_out
+// (every pixel, so the two buffers can swap roles next iteration).
+__kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
+void grow_sweep(const uint iteration, const int width, const int height,
+                __global const uint* stamps_in,
+                __global const ushort* labels_in,
+                __global uint* stamps_out,
+                __global ushort* labels_out,
+                __global const ushort* luma,
+                __global const ulong* means,
+                __global const uint* seed_luma,
+                const uint region_total,
+                volatile __global uint* region_count,
+                volatile __global uint* region_sum,
+                volatile __global uint* counters,
+                const ulong threshold, const uint lower, const uint upper)
+{
+    __local uint scratch[RGX_SCRATCH_SIZE];
+#if RGX_TILE == RGX_TILE_ASYNC
+    #define TILE_PITCH (RGX_TILE_W + 2)
+    __local uint tile[TILE_PITCH * (RGX_TILE_H + 2)];
+#endif
+    // Growth already stopped (a batch ran past the end): nothing can be a
+    // candidate, the launch only copies the state through.
+    const bool growing = counters[(iteration - 1) & 1] != 0;
+
+    const int x = (int)get_global_id(0);
+    const int y = (int)get_global_id(1);
+    const bool inside = x < width && y < height;
+    const uint p = inside ? (uint)y * (uint)width + (uint)x : 0;
+    const uint own_stamp = inside ? stamps_in[p] : 0;
+
+#if RGX_TILE == RGX_TILE_ASYNC
+    // One local buffer holds first the stamps, then the labels, of the tile
+    // and its one-pixel halo. Rows above or below the image are clamped
+    // copies, never read (neighbours outside the image do not exist).
+    __local ushort* tile_labels = (__local ushort*)tile;
+    const int tile_x0 = (int)get_group_id(0) * RGX_TILE_W - 1;
+    const int tile_y0 = (int)get_group_id(1) * RGX_TILE_H - 1;
+    const int copy_x0 = max(tile_x0, 0);
+    const int copy_width = min(tile_x0 + TILE_PITCH, width) - copy_x0;
+    const int lx = (int)get_local_id(0) + 1;
+    const int ly = (int)get_local_id(1) + 1;
+
+    event_t copied = 0;
+    for (int row = 0; row < RGX_TILE_H + 2; ++row) {
+        const int gy = clamp(tile_y0 + row, 0, height - 1);
+        copied = async_work_group_copy(tile + row * TILE_PITCH + (copy_x0 - tile_x0),
+                                       stamps_in + gy * width + copy_x0, (size_t)copy_width, copied);
+    }
+    wait_group_events(1, &copied);
+    // The stamps tile is complete for every work-item before anyone reads it.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    #define NEIGHBOUR_STAMP(dx, dy) tile[(ly + (dy)) * TILE_PITCH + lx + (dx)]
+    #define NEIGHBOUR_LABEL(dx, dy) tile_labels[(ly + (dy)) * TILE_PITCH + lx + (dx)]
+#else
+    #define NEIGHBOUR_STAMP(dx, dy) stamps_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
+    #define NEIGHBOUR_LABEL(dx, dy) labels_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
+#endif
+
+    // Which neighbours are classified (stamp <= i-1), and is any of them in F_(i-1)?
+    uint settled_mask = 0;
+    bool is_candidate = false;
+    if (growing && inside && own_stamp == UNCLASSIFIED) {
+        for (int d = 0; d < RGX_CONNECTIVITY; ++d) {
+            const int nx = x + neighbour_dx[d];
+            const int ny = y + neighbour_dy[d];
+            if (nx < 0 || ny < 0 || nx >= width || ny >= height)
+                continue;
+            const uint stamp = NEIGHBOUR_STAMP(neighbour_dx[d], neighbour_dy[d]);
+            if (stamp <= iteration - 1)
+                settled_mask |= 1u << d;
+            if (stamp == iteration - 1)
+                is_candidate = true;
+        }
+    }
+
+#if RGX_TILE == RGX_TILE_ASYNC
+    // Every work-item has read its neighbours' stamps before the labels
+    // overwrite the same local buffer.
+    RGX_TILE_BARRIER(CLK_LOCAL_MEM_FENCE);
+    for (int row = 0; row < RGX_TILE_H + 2; ++row) {
+        const int gy = clamp(tile_y0 + row, 0, height - 1);
+        copied = async_work_group_copy(tile_labels + row * TILE_PITCH + (copy_x0 - tile_x0),
+                                       labels_in + gy * width + copy_x0, (size_t)copy_width, copied);
+    }
+    wait_group_events(1, &copied);
+    // The labels tile is complete for every work-item before anyone reads it.
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+
+    uint accepted_region[1] = {0};
+    uint accepted_luma[1] = {0};
+    uint accepted = 0;
+    if (is_candidate) {
+        uint eligible[RGX_CONNECTIVITY];
+        uint eligible_count = 0;
+        for (int d = 0; d < RGX_CONNECTIVITY; ++d)
+            if (settled_mask & (1u << d))
+                eligible[eligible_count++] = NEIGHBOUR_LABEL(neighbour_dx[d], neighbour_dy[d]);
+        const uint value = luma[p];
+        const uint k = decide(value, eligible, eligible_count, means, seed_luma, region_total,
+                              threshold, lower, upper);
+        if (k != 0) {
+            accepted_region[0] = k;
+            accepted_luma[0] = value;
+            accepted = 1;
+        }
+    }
+    if (inside) {
+        stamps_out[p] = accepted ? iteration : own_stamp;
+        labels_out[p] = accepted ? (ushort)accepted_region[0] : labels_in[p];
+    }
+
+#if RGX_COLLECTIVES == RGX_COLLECTIVES_ATOMICS
+    if (accepted)
+        atomic_inc(&counters[iteration & 1]);
+#else
+    const uint group_accepted = wg_reduce_add(accepted, scratch);
+    if (wg_local_id() == 0 && group_accepted > 0)
+        atomic_add(&counters[iteration & 1], group_accepted);
+#endif
+    accumulate_regions(accepted_region, accepted_luma, accepted, region_total, region_count,
+                       region_sum, scratch);
+}
