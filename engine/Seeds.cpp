@@ -113,7 +113,10 @@ std::vector<Seed> parseSeedList(const std::string& text)
 std::vector<Seed> parseSeedsText(const std::string& text, const std::string& origin)
 {
     std::vector<Seed> seeds;
-    std::istringstream lines(text);
+    // Some editors start UTF-8 files with a byte order mark.
+    const std::string byteOrderMark = "\xEF\xBB\xBF";
+    const bool hasByteOrderMark = text.compare(0, byteOrderMark.size(), byteOrderMark) == 0;
+    std::istringstream lines(hasByteOrderMark ? text.substr(byteOrderMark.size()) : text);
     std::string line;
     int lineNumber = 0;
     while (std::getline(lines, line)) {

@@ -95,6 +95,11 @@ TEST(SeedsText, AcceptsSpaceOrCommaCommentsAndBlankLines)
     EXPECT_EQ(rgx::parseSeedsText(text, "test"), (Seeds{{10, 20}, {30, 40}, {50, 60}, {70, 80}}));
 }
 
+TEST(SeedsText, ByteOrderMarkIsSkipped)
+{
+    EXPECT_EQ(rgx::parseSeedsText("\xEF\xBB\xBF" "1 2\n", "test"), (Seeds{{1, 2}}));
+}
+
 TEST(SeedsText, LastLineNeedsNoNewline)
 {
     EXPECT_EQ(rgx::parseSeedsText("1 2\n3 4", "test"), (Seeds{{1, 2}, {3, 4}}));
