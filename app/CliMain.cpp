@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QImage>
 #include <QJsonArray>
+#include <QLoggingCategory>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
@@ -220,6 +221,9 @@ int run(const std::vector<std::string>& arguments)
 int main(int argc, char** argv)
 {
     QCoreApplication application(argc, argv);
+    // Image plug-ins talk on stderr (libpng warnings, allocation limits); the
+    // contract is one clear line from rgx-cli itself.
+    QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio*=false"));
     std::vector<std::string> arguments;
     for (int i = 1; i < argc; ++i)
         arguments.emplace_back(argv[i]);

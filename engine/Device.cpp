@@ -216,6 +216,11 @@ DeviceInfo selectDevice(const std::string& spec)
         if (device.id() == spec)
             return device;
     const std::string wanted = lower(spec);
+    // "pocl" is what users call the Portable Computing Language platform.
+    if (wanted == "pocl")
+        for (const DeviceInfo& device : devices)
+            if (device.isPocl())
+                return device;
     for (const DeviceInfo& device : devices)
         if (lower(device.platformName).find(wanted) != std::string::npos ||
             lower(device.name).find(wanted) != std::string::npos)

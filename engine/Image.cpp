@@ -86,6 +86,17 @@ QImage readImageFile(const QString& path)
     // Pixel coordinates (seeds) refer to the stored pixel grid, not to an
     // EXIF-rotated view of it.
     reader.setAutoTransform(false);
+    // Say plainly when a picture is too large, before the decoder refuses it
+    // with a vaguer message.
+    const QSize declared = reader.size();
+    const uint64_t declaredBytes = uint64_t(std::max(declared.width(), 0)) *
+                                   uint64_t(std::max(declared.height(), 0)) * 8u;
+    if (QImageReader::allocationLimit() != 0 &&
+        declaredBytes > uint64_t(QImageReader::allocationLimit()) * 1024u * 1024u)
+        throw InputError("cannot load " + describe(path) + ": the image is " +
+                         std::to_string(declared.width()) + "x" + std::to_string(declared.height()) +
+                         " pixels, more than RGX can hold in memory (" +
+                         std::to_string(QImageReader::allocationLimit()) + " MiB decoding limit)");
     QImage image;
     if (!reader.read(&image)) {
         throw InputError("cannot read " + describe(path) + ": not a readable image or corrupt ("

@@ -104,17 +104,17 @@ std::string GrowVariant::buildDefines() const
     std::ostringstream defines;
     switch (collectives) {
     case Collectives::Atomics: defines << " -DRGX_COLLECTIVES=0"; break;
-    case Collectives::Local: defines << " -DRGX_COLLECTIVES=1"; break;
-    case Collectives::LocalNoBarrier: defines << " -DRGX_COLLECTIVES=1 -D\"RGX_BARRIER(flags)=\""; break;
+    case Collectives::Local:
+    case Collectives::LocalNoBarrier: defines << " -DRGX_COLLECTIVES=1"; break;
     case Collectives::Builtin: defines << " -DRGX_COLLECTIVES=2"; break;
     case Collectives::Subgroup: defines << " -DRGX_COLLECTIVES=3"; break;
     }
-    switch (tile) {
-    case Tile::None:
-    case Tile::Direct: defines << " -DRGX_TILE=0"; break;
-    case Tile::Async: defines << " -DRGX_TILE=1"; break;
-    case Tile::AsyncNoBarrier: defines << " -DRGX_TILE=1 -D\"RGX_TILE_BARRIER(flags)=\""; break;
-    }
+    defines << (tile == Tile::Async || tile == Tile::AsyncNoBarrier ? " -DRGX_TILE=1" : " -DRGX_TILE=0");
+    // A wrong-on-purpose variant is its correct twin with one barrier macro emptied.
+    if (collectives == Collectives::LocalNoBarrier)
+        defines << " -D\"RGX_BARRIER(flags)=\"";
+    if (tile == Tile::AsyncNoBarrier)
+        defines << " -D\"RGX_TILE_BARRIER(flags)=\"";
     return defines.str();
 }
 

@@ -1,0 +1,139 @@
+// Every correct variant on every OpenCL device this machine has equals the
+// CPU reference bit for bit (labels, stamps, region sums, iteration count).
+#include "TestImages.h"
+#include "Device.h"
+#include "Pipeline.h"
+#include "reference/RegionGrowingReference.h"
+
+#include <gtest/gtest.h>
+
+using namespace rgx;
+
+namespace {
+
+struct DeviceVariant {
+    DeviceInfo device;
+    GrowVariant variant;
+};
+
+std::vector<DeviceVariant> correctVariantsOnEveryDevice()
+{
+    std::vector<DeviceVariant> cases;
+    for (const DeviceInfo& device : listDevices())
+        for (const GrowVariant& variant : allVariants())
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
+                cases.push_back({device, variant});
+    return cases;
+}
+
+std::string caseName(const testing::TestParamInfo<DeviceVariant>& info)
+{
+    std::string name = info.param.device.platformName.substr(0, 12) + "_" + info.param.variant.text();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return name;
+}
+
+struct Case {
+    int width;
+    int height;
+    test::PixelKind kind;
+    int seeds;
+};
+
+// Sizes from 1x1 to 1024x768, odd ones among them; the largest with many
+// seeds so that the sweep frontier (a full image pass per iteration) stays quick.
+const Case cases[] = {
+    {1, 1, test::PixelKind::Grey8, 1},      {1, 37, test::PixelKind::Grey16, 2},
+    {53, 1, test::PixelKind::Colour8, 3},   {17, 13, test::PixelKind::Grey8, 5},
+    {64, 48, test::PixelKind::Grey16, 1},   {127, 129, test::PixelKind::Colour8, 17},
+    {33, 250, test::PixelKind::Grey8, 40},  {256, 200, test::PixelKind::Grey16, 64},
+    {95, 61, test::PixelKind::Colour8, 300}, {200, 150, test::PixelKind::Grey8, 2},
+    {301, 7, test::PixelKind::Grey16, 9},   {1024, 768, test::PixelKind::Grey8, 300},
+};
+
+class DeviceEquivalence : public testing::TestWithParam<DeviceVariant> {
+protected:
+    static void SetUpTestSuite() {}
+};
+
+TEST_P(DeviceEquivalence, EqualsTheCpuReferenceBitForBit)
+{
+    const DeviceVariant& param = GetParam();
+    ComputeDevice device(param.device);
+    int index = 0;
+    for (const Case& c : cases) {
+        // Rotate through every mode x rule x connectivity across the cases.
+        const uint32_t caseSeed = 1000u + uint32_t(index);
+        PipelineParams params;
+        params.grow.mode = Mode(index % 3);
+        params.grow.rule = (index / 3) % 2 ? Rule::All : Rule::Adjacent;
+        params.grow.connectivity = (index / 6) % 2 ? 8 : 4;
+        const bool sixteenBit = c.kind == test::PixelKind::Grey16;
+        params.grow.tolerance = sixteenBit ? 3000.5 : 12.25;
+        params.grow.lower = sixteenBit ? 4000 : 15;
+        params.grow.upper = sixteenBit ? 2500 : 10;
+        ++index;
+
+        const LumaImage image = test::randomImage(c.width, c.height, c.kind, caseSeed);
+        const std::vector<Seed> seeds = test::randomSeeds(c.width, c.height, c.seeds, caseSeed);
+        const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, param.variant);
+
+        const ResultDiff diff = compareResults(*expected, *actual);
+        ASSERT_EQ(diff.differingPixels, 0u)
+            << "case seed " << caseSeed << " (" << c.width << "x" << c.height << ", " << c.seeds
+            << " seeds, mode " << modeName(params.grow.mode) << ", rule " << ruleName(params.grow.rule)
+            << ", connectivity " << params.grow.connectivity << "): first differing pixel ("
+            << diff.firstDifferingPixel % c.width << "," << diff.firstDifferingPixel / c.width
+            << ") expected label " << expected->labels[size_t(diff.firstDifferingPixel)] << " stamp "
+            << expected->stamps[size_t(diff.firstDifferingPixel)] << ", got label "
+            << actual->labels[size_t(diff.firstDifferingPixel)] << " stamp "
+            << actual->stamps[size_t(diff.firstDifferingPixel)];
+        ASSERT_EQ(expected->iterations, actual->iterations) << "case seed " << caseSeed;
+        ASSERT_EQ(expected->stoppedAtCap, actual->stoppedAtCap) << "case seed " << caseSeed;
+        for (size_t k = 0; k < expected->regions.size(); ++k) {
+            ASSERT_EQ(expected->regions[k].count, actual->regions[k].count) << "region " << k + 1 << ", case seed " << caseSeed;
+            ASSERT_EQ(expected->regions[k].sum, actual->regions[k].sum) << "region " << k + 1 << ", case seed " << caseSeed;
+        }
+    }
+}
+
+TEST_P(DeviceEquivalence, IterationCapStopsLikeTheReference)
+{
+    ComputeDevice device(GetParam().device);
+    const LumaImage image = test::randomImage(90, 70, test::PixelKind::Grey8, 77);
+    PipelineParams params;
+    params.grow.maxIterations = 9;
+    const std::vector<Seed> seeds = {{0, 0}, {89, 69}};
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, GetParam().variant);
+    EXPECT_TRUE(actual->stoppedAtCap);
+    EXPECT_EQ(actual->iterations, 9u);
+    EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u);
+}
+
+TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
+{
+    ComputeDevice device(GetParam().device);
+    const LumaImage image = test::randomImage(40, 40, test::PixelKind::Grey8, 5);
+    const GrowResultPtr result = runDevicePipeline(device, image, {{20, 20}}, PipelineParams{}, GetParam().variant);
+    int growLaunches = 0;
+    for (const TimingRecord& record : result->timings) {
+        EXPECT_TRUE(record.measured) << record.kernel;
+        EXPECT_LE(record.queued, record.submit) << record.kernel;
+        EXPECT_LE(record.start, record.end) << record.kernel;
+        if (record.kernel == "grow_queue" || record.kernel == "grow_sweep") {
+            ++growLaunches;
+            EXPECT_GE(record.iteration, 1);
+        }
+    }
+    EXPECT_GE(growLaunches, int(result->iterations));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDevices, DeviceEquivalence, testing::ValuesIn(correctVariantsOnEveryDevice()),
+                         caseName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DeviceEquivalence);
+
+} // namespace
