@@ -1,0 +1,64 @@
+// Devices and the region-growing variant: every OpenCL device with its
+// capabilities, one combo per variant axis, choices the device cannot run
+// disabled with the reason, wrong-on-purpose choices marked as such.
+#pragma once
+
+#include "Device.h"
+#include "Variant.h"
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+
+namespace rgx::ui {
+
+class DevicePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DevicePanel(QWidget* parent = nullptr);
+
+    void setDevices(const std::vector<DeviceInfo>& devices, const std::string& selectedId);
+    bool hasDevices() const { return !devices_.empty(); }
+    const std::vector<DeviceInfo>& devices() const { return devices_; }
+    // Selects the device with id "P:I"; false when there is none.
+    bool selectDevice(const std::string& id);
+    std::string currentDeviceId() const;
+    const DeviceInfo* currentDevice() const;
+
+    GrowVariant variant() const;
+    // Any variant can be set (a session may name one this device cannot
+    // run); the panel then says why it cannot run.
+    void setVariant(const GrowVariant& variant);
+    // Why the current device cannot run the current variant; nullopt when it can.
+    std::optional<std::string> currentProblem() const;
+
+    // The readable capability summary of a device (tooltips and details).
+    static QString capabilitiesText(const DeviceInfo& device);
+
+signals:
+    void deviceChanged();
+    void variantChanged();
+
+private:
+    void fillCombos();
+    void refreshAvailability();
+    void onDeviceSelectionChanged();
+    void onComboChanged();
+
+    std::vector<DeviceInfo> devices_;
+    QTreeWidget* deviceList_;
+    QLabel* deviceDetails_;
+    QComboBox* driverCombo_;
+    QComboBox* frontierCombo_;
+    QComboBox* collectivesCombo_;
+    QComboBox* tileCombo_;
+    QLabel* variantText_;
+    QLabel* variantReason_;
+    QLabel* unavailableList_;
+    bool updating_ = false;
+};
+
+} // namespace rgx::ui

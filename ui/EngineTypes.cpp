@@ -1,0 +1,27 @@
+// Metatype registration and names for the engine worker's messages.
+#include "EngineTypes.h"
+
+namespace rgx::ui {
+
+QString failureKindName(FailureKind kind)
+{
+    switch (kind) {
+    case FailureKind::Input: return QStringLiteral("input error");
+    case FailureKind::OpenCl: return QStringLiteral("OpenCL failure");
+    case FailureKind::Cancelled: return QStringLiteral("cancelled");
+    case FailureKind::TimedOut: return QStringLiteral("timed out");
+    case FailureKind::Other: break;
+    }
+    return QStringLiteral("failure");
+}
+
+void registerEngineMetaTypes()
+{
+    qRegisterMetaType<rgx::GrowResultPtr>("rgx::GrowResultPtr");
+    qRegisterMetaType<rgx::ui::RunRequest>("rgx::ui::RunRequest");
+    qRegisterMetaType<rgx::ui::RunOutcome>("rgx::ui::RunOutcome");
+    qRegisterMetaType<rgx::ui::DeviceList>("rgx::ui::DeviceList");
+    qRegisterMetaType<rgx::ui::RunFailure>("rgx::ui::RunFailure");
+}
+
+} // namespace rgx::ui

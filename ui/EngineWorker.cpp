@@ -1,0 +1,238 @@
+// The engine worker thread: device listing, device runs with cancel and
+// timeout, CPU references and their diffs, every error turned into a message.
+#include "EngineWorker.h"
+
+#include "Errors.h"
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <sstream>
+
+namespace rgx::ui {
+
+namespace {
+
+// The CPU reference depends on the image, the seeds and the parameters, not on
+// the device or the variant.
+std::string referenceKey(const RunRequest& request)
+{
+    std::ostringstream key;
+    const PipelineParams& p = request.params;
+    key << static_cast<const void*>(request.image.get()) << '|' << prefilterText(p.prefilter) << '|'
+        << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|' << p.grow.tolerance
+        << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
+        << p.grow.connectivity << '|' << p.grow.maxIterations << '|';
+    for (const Seed& seed : request.seeds)
+        key << seed.x << ',' << seed.y << ';';
+    return key.str();
+}
+
+QString text(const std::string& value) { return QString::fromStdString(value); }
+
+} // namespace
+
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {}
+EngineWorker::~EngineWorker() = default;
+
+void EngineWorker::supersede(quint64 id)
+{
+    latestId_.store(id);
+    cancel_.store(true);
+}
+
+void EngineWorker::cancel() { cancel_.store(true); }
+
+void EngineWorker::listDevices(const QString& preferredSpec)
+{
+    DeviceList list;
+    try {
+        devices_ = rgx::listDevices();
+        list.devices = devices_;
+    } catch (const std::exception& error) {
+        list.problem = QStringLiteral("Could not list OpenCL devices: %1").arg(error.what());
+        emit devicesListed(list);
+        return;
+    }
+    if (list.devices.empty()) {
+        list.problem = QStringLiteral("No OpenCL device found. Install an OpenCL runtime "
+                                      "(for example Debian's pocl-opencl-icd).");
+        emit devicesListed(list);
+        return;
+    }
+    try {
+        list.defaultId = selectDevice(preferredSpec.toStdString()).id();
+    } catch (const std::exception& error) {
+        if (!preferredSpec.isEmpty())
+            list.problem = QStringLiteral("Device \"%1\": %2; using the default device instead.")
+                               .arg(preferredSpec, QString::fromUtf8(error.what()));
+        try {
+            list.defaultId = selectDevice(std::string()).id();
+        } catch (const std::exception&) {
+            list.defaultId = list.devices.front().id();
+        }
+    }
+    emit devicesListed(list);
+}
+
+ComputeDevice& EngineWorker::deviceFor(const std::string& id)
+{
+    auto open = openDevices_.find(id);
+    if (open != openDevices_.end())
+        return *open->second;
+    if (devices_.empty())
+        devices_ = rgx::listDevices();
+    for (const DeviceInfo& info : devices_) {
+        if (info.id() == id) {
+            emit message(QStringLiteral("Opening %1 (%2)").arg(text(info.name), text(info.id())));
+            auto device = std::make_unique<ComputeDevice>(info);
+            ComputeDevice& reference = *device;
+            openDevices_[id] = std::move(device);
+            return reference;
+        }
+    }
+    throw InputError("no OpenCL device with id " + id);
+}
+
+GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
+{
+    const std::string key = referenceKey(request);
+    for (const CachedReference& cached : references_)
+        if (cached.key == key && cached.image == request.image)
+            return cached.result;
+    QElapsedTimer clock;
+    clock.start();
+    GrowResultPtr result = runReferencePipeline(*request.image, request.seeds, request.params);
+    emit message(QStringLiteral("CPU reference computed in %1 ms").arg(clock.elapsed()));
+    references_.push_back({request.image, key, result});
+    while (references_.size() > 4)
+        references_.pop_front();
+    return result;
+}
+
+void EngineWorker::run(const RunRequest& request)
+{
+    // A newer request is already queued: this one's answer would be thrown away.
+    if (request.id != latestId_.load()) {
+        emit runSkipped(request.id);
+        return;
+    }
+    cancel_.store(false);
+    // Checked again after clearing the flag: a request that arrived in between
+    // set the flag before we cleared it.
+    if (request.id != latestId_.load()) {
+        emit runSkipped(request.id);
+        return;
+    }
+    emit runStarted(request.id);
+
+    RunFailure failure;
+    failure.id = request.id;
+    try {
+        ComputeDevice& device = deviceFor(request.deviceId);
+        RunControl control;
+        control.cancel = &cancel_;
+        control.timeoutSeconds = request.timeoutSeconds;
+        // Progress comes once per iteration; a few signals a second are enough
+        // for the status bar and do not flood the GUI's event queue.
+        QElapsedTimer sinceLast;
+        sinceLast.start();
+        bool first = true;
+        const quint64 id = request.id;
+        control.progress = [&, id](uint32_t iteration, uint64_t frontierSize) {
+            if (first || sinceLast.elapsed() >= 40) {
+                first = false;
+                sinceLast.restart();
+                emit runProgress(id, iteration, frontierSize);
+            }
+        };
+        RunOutcome outcome;
+        outcome.request = request;
+        outcome.result = runDevicePipeline(device, *request.image, request.seeds, request.params,
+                                           request.variant, control);
+        if (request.withReference && !cancel_.load()) {
+            outcome.reference = referenceFor(request);
+            outcome.diff = std::make_shared<const ResultDiff>(
+                compareResults(*outcome.reference, *outcome.result));
+        }
+        emit runFinished(outcome);
+        return;
+    } catch (const RunInterrupted& error) {
+        failure.kind = cancel_.load() ? FailureKind::Cancelled : FailureKind::TimedOut;
+        failure.message = QString::fromUtf8(error.what());
+    } catch (const OpenClError& error) {
+        failure.kind = FailureKind::OpenCl;
+        failure.message = QString::fromUtf8(error.what());
+        failure.buildLog = QString::fromStdString(error.buildLog());
+    } catch (const InputError& error) {
+        failure.kind = FailureKind::Input;
+        failure.message = QString::fromUtf8(error.what());
+    } catch (const cl::Error& error) {
+        // The engine wraps OpenCL errors; this catches any that slip through.
+        failure.kind = FailureKind::OpenCl;
+        failure.message = QStringLiteral("%1 failed: %2")
+                              .arg(QString::fromUtf8(error.what()), text(openClErrorName(error.err())));
+    } catch (const std::exception& error) {
+        failure.kind = FailureKind::Other;
+        failure.message = QString::fromUtf8(error.what());
+    }
+    emit runFailed(failure);
+}
+
+void EngineWorker::computeReference(const RunRequest& request, GrowResultPtr against)
+{
+    try {
+        GrowResultPtr reference = referenceFor(request);
+        auto diff = std::make_shared<const ResultDiff>(compareResults(*reference, *against));
+        emit referenceReady(request.id, reference, diff);
+    } catch (const std::exception& error) {
+        RunFailure failure;
+        failure.id = request.id;
+        failure.kind = FailureKind::Input;
+        failure.message = QStringLiteral("CPU reference: %1").arg(QString::fromUtf8(error.what()));
+        emit runFailed(failure);
+    }
+}
+
+EngineThread::EngineThread(QObject* parent) : QObject(parent)
+{
+    registerEngineMetaTypes();
+    qRegisterMetaType<std::shared_ptr<const rgx::ResultDiff>>("std::shared_ptr<const rgx::ResultDiff>");
+    worker_ = new EngineWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_.setObjectName(QStringLiteral("rgx-engine"));
+    thread_.start();
+}
+
+EngineThread::~EngineThread()
+{
+    worker_->cancel();
+    thread_.quit();
+    thread_.wait();
+}
+
+void EngineThread::listDevices(const QString& preferredSpec)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, preferredSpec] { worker->listDevices(preferredSpec); }, Qt::QueuedConnection);
+}
+
+void EngineThread::submit(const RunRequest& request)
+{
+    worker_->supersede(request.id);
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, request] { worker->run(request); }, Qt::QueuedConnection);
+}
+
+void EngineThread::cancel() { worker_->cancel(); }
+
+void EngineThread::requestReference(const RunRequest& request, GrowResultPtr against)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, request, against] { worker->computeReference(request, against); },
+        Qt::QueuedConnection);
+}
+
+} // namespace rgx::ui

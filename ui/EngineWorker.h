@@ -1,0 +1,85 @@
+// The engine worker: the one object that calls OpenCL. It lives on its own
+// QThread (EngineThread), takes requests by queued calls and answers by signals.
+#pragma once
+
+#include "EngineTypes.h"
+#include <QObject>
+#include <QThread>
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace rgx::ui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineWorker(QObject* parent = nullptr);
+    ~EngineWorker() override;
+
+    // Thread-safe: marks `id` as the newest request and stops whatever runs,
+    // so that a queued older request is skipped instead of run.
+    void supersede(quint64 id);
+    // Thread-safe: stops the run in progress (the engine checks between launches).
+    void cancel();
+
+    // These run on the worker thread; call them through EngineThread.
+    void listDevices(const QString& preferredSpec);
+    void run(const rgx::ui::RunRequest& request);
+    void computeReference(const rgx::ui::RunRequest& request, rgx::GrowResultPtr against);
+
+signals:
+    void devicesListed(const rgx::ui::DeviceList& list);
+    void runStarted(quint64 id);
+    void runProgress(quint64 id, quint32 iteration, quint64 frontierSize);
+    void runFinished(const rgx::ui::RunOutcome& outcome);
+    void runFailed(const rgx::ui::RunFailure& failure);
+    void runSkipped(quint64 id);
+    void referenceReady(quint64 runId, rgx::GrowResultPtr reference,
+                        std::shared_ptr<const rgx::ResultDiff> diff);
+    void message(const QString& text);
+
+private:
+    ComputeDevice& deviceFor(const std::string& id);
+    GrowResultPtr referenceFor(const RunRequest& request);
+
+    std::atomic<bool> cancel_{false};
+    std::atomic<quint64> latestId_{0};
+    std::vector<DeviceInfo> devices_;
+    // Opened lazily, one per device id, and kept: building programs is the slow part.
+    std::map<std::string, std::unique_ptr<ComputeDevice>> openDevices_;
+    // The CPU reference does not depend on device or variant, so comparing
+    // variants on the same inputs computes it once.
+    struct CachedReference {
+        std::shared_ptr<const LumaImage> image; // kept alive so its address stays unique
+        std::string key;
+        GrowResultPtr result;
+    };
+    std::deque<CachedReference> references_;
+};
+
+// Owns the worker thread; the GUI talks to the engine only through this.
+class EngineThread : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineThread(QObject* parent = nullptr);
+    ~EngineThread() override;
+
+    EngineWorker* worker() const { return worker_; }
+
+    void listDevices(const QString& preferredSpec);
+    // Queues the run and stops any older one.
+    void submit(const RunRequest& request);
+    void cancel();
+    void requestReference(const RunRequest& request, GrowResultPtr against);
+
+private:
+    QThread thread_;
+    EngineWorker* worker_ = nullptr;
+};
+
+} // namespace rgx::ui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const rgx::ResultDiff>)

@@ -1,0 +1,340 @@
+// Image view: painting only the visible part, from a level of detail that
+// fits the zoom, with seed markers on top; mouse editing of seeds.
+#include "ImageView.h"
+
+#include "io/Overlay.h"
+#include <QApplication>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+#include <cmath>
+
+namespace rgx::ui {
+
+namespace {
+constexpr double minimumScale = 1.0 / 64.0;
+constexpr double maximumScale = 64.0;
+constexpr double markerRadius = 9.0;
+constexpr double wheelStep = 1.25;
+} // namespace
+
+ImageView::ImageView(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("imageView"));
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(240, 180);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(QStringLiteral("Click: add a seed; drag a seed: move it; right-click a seed: remove it.\n"
+                              "Drag elsewhere or with the middle button: pan; wheel: zoom."));
+}
+
+void ImageView::setPicture(const QPixmap& picture, bool newImage)
+{
+    levels_.clear();
+    if (picture.isNull()) {
+        clear();
+        return;
+    }
+    levels_.push_back(picture);
+    const QSize previousSize = imageSize_;
+    imageSize_ = picture.size();
+    if (newImage || previousSize != imageSize_) {
+        fitting_ = true;
+        zoomToFit();
+    }
+    update();
+}
+
+void ImageView::clear()
+{
+    levels_.clear();
+    imageSize_ = QSize();
+    seeds_.clear();
+    selected_ = -1;
+    update();
+}
+
+void ImageView::setSeeds(const std::vector<Seed>& seeds)
+{
+    seeds_ = seeds;
+    if (selected_ >= int(seeds_.size()))
+        selected_ = -1;
+    update();
+}
+
+void ImageView::setSelectedSeed(int index)
+{
+    selected_ = (index >= 0 && index < int(seeds_.size())) ? index : -1;
+    update();
+}
+
+QPointF ImageView::pixelCentre(int x, int y) const
+{
+    return offset_ + QPointF((x + 0.5) * scale_, (y + 0.5) * scale_);
+}
+
+QPoint ImageView::pixelAt(const QPointF& widgetPosition) const
+{
+    const QPointF image = (widgetPosition - offset_) / scale_;
+    return QPoint(int(std::floor(image.x())), int(std::floor(image.y())));
+}
+
+bool ImageView::contains(const QPoint& pixel) const
+{
+    return pixel.x() >= 0 && pixel.y() >= 0 && pixel.x() < imageSize_.width()
+        && pixel.y() < imageSize_.height();
+}
+
+QPoint ImageView::clampToImage(const QPoint& pixel) const
+{
+    return QPoint(std::clamp(pixel.x(), 0, std::max(0, imageSize_.width() - 1)),
+                  std::clamp(pixel.y(), 0, std::max(0, imageSize_.height() - 1)));
+}
+
+int ImageView::seedAt(const QPointF& widgetPosition) const
+{
+    // The last drawn marker is on top, so search from the end.
+    const double reach = std::max(markerRadius, scale_ * 0.5) + 2.0;
+    for (int i = int(seeds_.size()) - 1; i >= 0; --i) {
+        const QPointF centre = pixelCentre(seeds_[size_t(i)].x, seeds_[size_t(i)].y);
+        if (QLineF(centre, widgetPosition).length() <= reach)
+            return i;
+    }
+    return -1;
+}
+
+void ImageView::zoomIn() { zoomAround(wheelStep, QRectF(rect()).center()); }
+void ImageView::zoomOut() { zoomAround(1.0 / wheelStep, QRectF(rect()).center()); }
+
+void ImageView::zoomToFit()
+{
+    if (imageSize_.isEmpty())
+        return;
+    fitting_ = true;
+    const double margin = 8.0;
+    const double scale = std::min((width() - 2 * margin) / imageSize_.width(),
+                                  (height() - 2 * margin) / imageSize_.height());
+    scale_ = std::clamp(scale, minimumScale, maximumScale);
+    offset_ = QPointF((width() - imageSize_.width() * scale_) / 2.0,
+                      (height() - imageSize_.height() * scale_) / 2.0);
+    emit zoomChanged(scale_);
+    update();
+}
+
+void ImageView::zoomActualSize()
+{
+    fitting_ = false;
+    setScale(1.0, QRectF(rect()).center());
+}
+
+void ImageView::zoomAround(double factor, const QPointF& anchor)
+{
+    fitting_ = false;
+    setScale(scale_ * factor, anchor);
+}
+
+void ImageView::setScale(double scale, const QPointF& anchor)
+{
+    if (imageSize_.isEmpty())
+        return;
+    scale = std::clamp(scale, minimumScale, maximumScale);
+    // Keep the image point under the anchor where it is.
+    const QPointF imagePoint = (anchor - offset_) / scale_;
+    scale_ = scale;
+    offset_ = anchor - imagePoint * scale_;
+    emit zoomChanged(scale_);
+    update();
+}
+
+const QPixmap& ImageView::level(int index)
+{
+    while (int(levels_.size()) <= index) {
+        const QPixmap& previous = levels_.back();
+        levels_.push_back(previous.scaled(std::max(1, (previous.width() + 1) / 2),
+                                          std::max(1, (previous.height() + 1) / 2),
+                                          Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+    }
+    return levels_[size_t(index)];
+}
+
+void ImageView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), QColor(58, 60, 64));
+    if (levels_.empty()) {
+        painter.setPen(QColor(220, 220, 220));
+        painter.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
+                         QStringLiteral("Open an image (Ctrl+O), a sample (File > Open Sample),\n"
+                                        "or drop an image or session file here."));
+        return;
+    }
+    // Far out, draw from a halved copy no smaller than the screen needs.
+    int levelIndex = 0;
+    double levelScale = scale_;
+    while (levelScale <= 0.5 && std::min(levels_.front().width(), levels_.front().height()) >> (levelIndex + 1) >= 8) {
+        levelScale *= 2.0;
+        ++levelIndex;
+    }
+    const QPixmap& pixmap = level(levelIndex);
+    const double toWidget = scale_ * double(imageSize_.width()) / double(pixmap.width());
+
+    // Only the visible part of the picture, in whole source pixels.
+    const QRectF shown = QRectF(offset_, QSizeF(imageSize_) * scale_).intersected(QRectF(rect()));
+    if (!shown.isEmpty()) {
+        const double left = std::floor((shown.left() - offset_.x()) / toWidget);
+        const double top = std::floor((shown.top() - offset_.y()) / toWidget);
+        const double right = std::min<double>(pixmap.width(), std::ceil((shown.right() - offset_.x()) / toWidget));
+        const double bottom = std::min<double>(pixmap.height(), std::ceil((shown.bottom() - offset_.y()) / toWidget));
+        const QRectF source(left, top, right - left, bottom - top);
+        const QRectF target(offset_.x() + left * toWidget, offset_.y() + top * toWidget,
+                            source.width() * toWidget, source.height() * toWidget);
+        // Zoomed in, pixels stay crisp squares; zoomed out, they are averaged.
+        painter.setRenderHint(QPainter::SmoothPixmapTransform, toWidget < 1.0);
+        painter.drawPixmap(target, pixmap, source);
+    }
+    drawSeeds(painter);
+}
+
+void ImageView::drawSeeds(QPainter& painter)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    QFont font = painter.font();
+    font.setBold(true);
+    font.setPointSizeF(7.5);
+    painter.setFont(font);
+    for (size_t i = 0; i < seeds_.size(); ++i) {
+        QPoint pixel(seeds_[i].x, seeds_[i].y);
+        if (drag_ == Drag::Seed && int(i) == dragIndex_)
+            pixel = dragPixel_;
+        const QPointF centre = pixelCentre(pixel.x(), pixel.y());
+        if (!QRectF(rect()).adjusted(-20, -20, 20, 20).contains(centre))
+            continue;
+        const QColor colour = regionColour(int(i) + 1);
+        const bool selected = int(i) == selected_;
+        if (scale_ >= 6.0) {
+            // Close up, outline the seed's pixel itself.
+            painter.setPen(QPen(Qt::white, 1.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRectF(offset_ + QPointF(pixel.x() * scale_, pixel.y() * scale_),
+                                    QSizeF(scale_, scale_)));
+        }
+        const QString number = QString::number(i + 1);
+        const double radius = std::max(markerRadius, 4.0 + 3.5 * number.size());
+        painter.setPen(QPen(selected ? QColor(255, 255, 255) : QColor(0, 0, 0), selected ? 3.0 : 1.5));
+        painter.setBrush(colour);
+        painter.drawEllipse(centre, radius, radius);
+        const double luminance = 0.299 * colour.redF() + 0.587 * colour.greenF() + 0.114 * colour.blueF();
+        painter.setPen(luminance > 0.55 ? Qt::black : Qt::white);
+        painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                         Qt::AlignCenter, number);
+    }
+}
+
+void ImageView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (fitting_)
+        zoomToFit();
+}
+
+void ImageView::wheelEvent(QWheelEvent* event)
+{
+    if (levels_.empty())
+        return;
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0)
+        zoomAround(std::pow(wheelStep, steps), event->position());
+    event->accept();
+}
+
+void ImageView::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (levels_.empty())
+        return;
+    pressPosition_ = event->position();
+    lastPosition_ = event->position();
+    const int hit = seedAt(event->position());
+    if (event->button() == Qt::LeftButton) {
+        if (hit >= 0) {
+            drag_ = Drag::Seed;
+            dragIndex_ = hit;
+            dragPixel_ = QPoint(seeds_[size_t(hit)].x, seeds_[size_t(hit)].y);
+            setSelectedSeed(hit);
+            emit seedSelected(hit);
+        } else {
+            // A click adds a seed on release; a drag pans instead.
+            drag_ = Drag::Pending;
+        }
+    } else if (event->button() == Qt::MiddleButton) {
+        drag_ = Drag::Pan;
+        setCursor(Qt::ClosedHandCursor);
+    } else if (event->button() == Qt::RightButton && hit >= 0) {
+        emit seedRemoveRequested(hit);
+    }
+    event->accept();
+}
+
+void ImageView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPointF position = event->position();
+    if (!levels_.empty()) {
+        const QPoint pixel = pixelAt(position);
+        emit hoverPixel(pixel, contains(pixel));
+    }
+    switch (drag_) {
+    case Drag::Pending:
+        if ((position - pressPosition_).manhattanLength() >= QApplication::startDragDistance()) {
+            drag_ = Drag::Pan;
+            setCursor(Qt::ClosedHandCursor);
+        } else {
+            break;
+        }
+        [[fallthrough]];
+    case Drag::Pan:
+        fitting_ = false;
+        offset_ += position - lastPosition_;
+        update();
+        break;
+    case Drag::Seed:
+        // Seeds cannot leave the image: the marker stops at its edge.
+        dragPixel_ = clampToImage(pixelAt(position));
+        update();
+        break;
+    case Drag::None:
+        setCursor(seedAt(position) >= 0 ? Qt::OpenHandCursor : Qt::CrossCursor);
+        break;
+    }
+    lastPosition_ = position;
+}
+
+void ImageView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const Drag drag = drag_;
+    drag_ = Drag::None;
+    unsetCursor();
+    if (drag == Drag::Seed && event->button() == Qt::LeftButton) {
+        const QPoint from(seeds_[size_t(dragIndex_)].x, seeds_[size_t(dragIndex_)].y);
+        const QPoint to = clampToImage(pixelAt(event->position()));
+        const int index = dragIndex_;
+        dragIndex_ = -1;
+        if (to != from)
+            emit seedMoveRequested(index, from, to);
+        update();
+    } else if (drag == Drag::Pending && event->button() == Qt::LeftButton) {
+        const QPoint pixel = pixelAt(event->position());
+        if (contains(pixel))
+            emit seedAddRequested(pixel);
+    }
+    event->accept();
+}
+
+void ImageView::leaveEvent(QEvent* event)
+{
+    emit hoverPixel(QPoint(-1, -1), false);
+    QWidget::leaveEvent(event);
+}
+
+} // namespace rgx::ui

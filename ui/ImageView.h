@@ -1,0 +1,88 @@
+// The image in the centre: zoom (wheel, fit, 1:1), pan, the current frame's
+// picture, and the seeds as numbered markers that can be added, dragged and removed.
+#pragma once
+
+#include "Seeds.h"
+#include <QPixmap>
+#include <QPoint>
+#include <QWidget>
+#include <vector>
+
+namespace rgx::ui {
+
+class ImageView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImageView(QWidget* parent = nullptr);
+
+    // A new image: the picture is shown fitted to the view.
+    void setPicture(const QPixmap& picture, bool newImage);
+    void clear();
+    bool hasPicture() const { return !levels_.empty(); }
+    QSize imageSize() const { return imageSize_; }
+
+    void setSeeds(const std::vector<Seed>& seeds);
+    int selectedSeed() const { return selected_; }
+    void setSelectedSeed(int index);
+
+    double zoom() const { return scale_; }
+    // Widget position of the centre of pixel (x, y), and the pixel under a
+    // widget position (possibly outside the image).
+    QPointF pixelCentre(int x, int y) const;
+    QPoint pixelAt(const QPointF& widgetPosition) const;
+    bool contains(const QPoint& pixel) const;
+
+    // Index of the seed whose marker is under a widget position, or -1.
+    int seedAt(const QPointF& widgetPosition) const;
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void zoomToFit();
+    void zoomActualSize();
+
+signals:
+    void seedAddRequested(QPoint pixel);
+    void seedMoveRequested(int index, QPoint from, QPoint to);
+    void seedRemoveRequested(int index);
+    void seedSelected(int index);
+    // The pixel under the cursor; inside is false when the cursor left the image.
+    void hoverPixel(QPoint pixel, bool inside);
+    void zoomChanged(double zoom);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void zoomAround(double factor, const QPointF& anchor);
+    void setScale(double scale, const QPointF& anchor);
+    const QPixmap& level(int index);
+    void drawSeeds(QPainter& painter);
+    QPoint clampToImage(const QPoint& pixel) const;
+
+    // Halved copies of the picture: zoomed far out, the view draws from the
+    // level closest to the screen size, so a 4096 x 4096 image stays smooth.
+    std::vector<QPixmap> levels_;
+    QSize imageSize_;
+    double scale_ = 1.0;
+    QPointF offset_;          // widget position of the image's top-left corner
+    bool fitting_ = true;     // keep fitting on resize until the user zooms
+
+    std::vector<Seed> seeds_;
+    int selected_ = -1;
+
+    enum class Drag { None, Pending, Pan, Seed };
+    Drag drag_ = Drag::None;
+    QPointF pressPosition_;
+    QPointF lastPosition_;
+    int dragIndex_ = -1;
+    QPoint dragPixel_;
+};
+
+} // namespace rgx::ui

@@ -1,0 +1,197 @@
+// The explorer's main window: the image view in the centre, dock panels for
+// devices and variant, parameters, seeds, playback, timings and the log; menus,
+// settings, sessions and exports. It talks to the engine only through EngineThread.
+#pragma once
+
+#include "EngineWorker.h"
+#include "Image.h"
+#include "Result.h"
+#include "SeedSet.h"
+#include <QCache>
+#include <QImage>
+#include <QMainWindow>
+#include <QPixmap>
+#include <QPointer>
+#include <QTimer>
+#include <QUndoStack>
+#include <memory>
+
+class QLabel;
+class QMessageBox;
+class QProgressBar;
+class QTableView;
+
+namespace rgx::ui {
+
+class DevicePanel;
+class ImageView;
+class LogPanel;
+class ParametersPanel;
+class PlaybackPanel;
+class SeedTableModel;
+class TimingPanel;
+
+struct MainWindowOptions {
+    QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
+    bool restoreSettings = true;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // What the menus do, callable directly (command line, tests). Each one
+    // reports a failure itself (log panel and a non-blocking notice) and
+    // returns false; nothing else changes then.
+    bool openImage(const QString& path);
+    bool openSample(const QString& name);
+    bool importSeeds(const QString& path);
+    bool exportSeeds(const QString& path);
+    bool openSession(const QString& path);
+    bool saveSession(const QString& path);
+    bool exportLabels(const QString& path);
+    bool exportStamps(const QString& path);
+    bool exportOverlay(const QString& path);
+    bool exportChart(const QString& path, QSize size);
+    bool exportTimings(const QString& path);
+    bool setVariantText(const QString& text);
+    bool selectDevice(const QString& id);
+
+    bool devicesReady() const { return devicesReady_; }
+    bool isRunning() const { return running_; }
+    GrowResultPtr result() const { return result_; }
+    GrowResultPtr reference() const { return reference_; }
+    std::shared_ptr<const ResultDiff> diff() const { return diff_; }
+    const std::vector<Seed>& seeds() const { return seeds_.seeds(); }
+    std::shared_ptr<const LumaImage> luma() const { return luma_; }
+    QString imagePath() const { return imagePath_; }
+    QString lastNotice() const { return lastNotice_; }
+    QUndoStack* undoStack() { return &undo_; }
+    SeedSet* seedSet() { return &seeds_; }
+    ImageView* imageView() const { return view_; }
+    DevicePanel* devicePanel() const { return devicePanel_; }
+    ParametersPanel* parametersPanel() const { return parameters_; }
+    PlaybackPanel* playbackPanel() const { return playback_; }
+    TimingPanel* timingPanel() const { return timing_; }
+    LogPanel* logPanel() const { return log_; }
+    // The picture the view shows now (without seed markers).
+    QImage currentPicture() const { return currentPicture_.toImage(); }
+
+public slots:
+    void runNow();
+    void cancelRun();
+    void keepRun();
+    void setCorruptionView(bool on);
+
+signals:
+    void devicesListed();
+    void runStarted(quint64 id);
+    void runFinished(quint64 id);
+    void runFailed(const QString& message);
+    void referenceReady();
+    void noticeShown(const QString& text);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createDocks();
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void connectEngine();
+    void restoreSettings();
+    void saveSettings() const;
+
+    bool openFile(const QString& path);
+    void closeImage();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void notice(const QString& title, const QString& text, const QString& details = {});
+    void updateActions();
+    void refreshPicture();
+    QImage diffPicture(uint32_t frame) const;
+    void updateDiffLabel();
+    void updatePixelInfo(QPoint pixel, bool inside);
+    void requestReferenceIfNeeded();
+    QString runLabel(const RunRequest& request) const;
+    QString dialogDirectory(const char* key) const;
+    void rememberDirectory(const char* key, const QString& file) const;
+
+    void onDevicesListed(const DeviceList& list);
+    void onRunFinished(const RunOutcome& outcome);
+    void onRunFailed(const RunFailure& failure);
+    void onSeedAdd(QPoint pixel);
+    void onSeedMove(int index, QPoint from, QPoint to);
+    void onSeedRemove(int index);
+    void removeSelectedSeed();
+
+    void chooseOpenImage();
+    void chooseImportSeeds();
+    void chooseExportSeeds();
+    void chooseOpenSession();
+    void chooseSaveSession(bool askForName);
+    void chooseExport(const QString& what);
+    void chooseExportChart();
+
+    MainWindowOptions options_;
+    EngineThread engine_;
+    bool devicesReady_ = false;
+    bool running_ = false;
+    bool pendingRun_ = false;
+    std::string pendingDeviceId_;
+    std::string pendingDeviceName_;
+    quint64 nextRunId_ = 0;
+    quint64 activeRunId_ = 0;
+
+    QString imagePath_;
+    QString sessionPath_;
+    QImage displayImage_;      // the source image as 32-bit RGB
+    QImage dimmedImage_;       // the same, darkened, under the corruption view
+    QPixmap basePixmap_;
+    QPixmap currentPicture_;
+    std::shared_ptr<const LumaImage> luma_;
+
+    SeedSet seeds_;
+    QUndoStack undo_;
+
+    GrowResultPtr result_;
+    RunRequest resultRequest_;
+    GrowResultPtr reference_;
+    std::shared_ptr<const ResultDiff> diff_;
+    bool referencePending_ = false;
+    // Frames already drawn, keyed by result, frame and display options; cost in KiB.
+    QCache<QString, QPixmap> frameCache_{256 * 1024};
+    quint64 resultSerial_ = 0;
+
+    ImageView* view_ = nullptr;
+    DevicePanel* devicePanel_ = nullptr;
+    ParametersPanel* parameters_ = nullptr;
+    PlaybackPanel* playback_ = nullptr;
+    TimingPanel* timing_ = nullptr;
+    LogPanel* log_ = nullptr;
+    SeedTableModel* seedModel_ = nullptr;
+    QTableView* seedTable_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* sampleMenu_ = nullptr;
+    QLabel* pixelInfo_ = nullptr;
+    QLabel* zoomLabel_ = nullptr;
+    QLabel* runStatus_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPointer<QMessageBox> noticeBox_;
+    QString lastNotice_;
+    QTimer autoRunTimer_;
+
+    QAction* runAction_ = nullptr;
+    QAction* cancelAction_ = nullptr;
+    QAction* keepAction_ = nullptr;
+    QAction* corruptionAction_ = nullptr;
+    QList<QAction*> needsImage_;
+    QList<QAction*> needsResult_;
+};
+
+} // namespace rgx::ui

@@ -1,0 +1,301 @@
+// Parameters panel: widgets <-> rgx::PipelineParams.
+#include "ParametersPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace rgx::ui {
+
+namespace {
+
+// Stage variants of DESIGN.md's pipeline table; "" is the stage's default.
+struct StageVariant {
+    const char* name;
+    const char* description;
+    bool wrongOnPurpose;
+};
+const StageVariant boxMeanVariants[] = {
+    {"async", "async_work_group_strided_copy into local memory, barrier between copies", false},
+    {"async-nobarrier", "the same without the barriers between copies", true},
+    {"direct", "plain global loads", false},
+};
+const StageVariant gaussianVariants[] = {
+    {"async-halo", "tile and halo prefetched with async_work_group_copy", false},
+    {"direct", "plain global loads", false},
+};
+const StageVariant densityVariants[] = {
+    {"vload8-expr", "vload8, the four corners in one expression", false},
+    {"vload8-serial", "vload8, loads serialised with the comma operator", false},
+    {"scalar", "one value at a time", false},
+};
+
+template <size_t N>
+void fillVariants(QComboBox* combo, const StageVariant (&variants)[N])
+{
+    combo->clear();
+    combo->addItem(QStringLiteral("(default)"), QString());
+    for (const StageVariant& variant : variants) {
+        QString label = QString::fromLatin1(variant.name);
+        if (variant.wrongOnPurpose)
+            label += QStringLiteral(" (wrong on purpose)");
+        combo->addItem(label, QString::fromLatin1(variant.name));
+        combo->setItemData(combo->count() - 1, QString::fromLatin1(variant.description), Qt::ToolTipRole);
+    }
+}
+
+void selectData(QComboBox* combo, const QVariant& data)
+{
+    const int index = combo->findData(data);
+    combo->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+} // namespace
+
+ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("parametersPanel"));
+    auto* layout = new QVBoxLayout(this);
+
+    auto* growBox = new QGroupBox(QStringLiteral("Region growing"), this);
+    auto* grow = new QFormLayout(growBox);
+    mode_ = new QComboBox(growBox);
+    mode_->setObjectName(QStringLiteral("modeCombo"));
+    mode_->addItem(QStringLiteral("competitive"), int(Mode::Competitive));
+    mode_->addItem(QStringLiteral("adaptive"), int(Mode::Adaptive));
+    mode_->addItem(QStringLiteral("range"), int(Mode::Range));
+    mode_->setItemData(0, QStringLiteral("Each candidate joins the nearest eligible region (by mean)"), Qt::ToolTipRole);
+    mode_->setItemData(1, QStringLiteral("As competitive, but only within the tolerance of the region's mean"), Qt::ToolTipRole);
+    mode_->setItemData(2, QStringLiteral("A fixed luma range around each seed's value (flood fill)"), Qt::ToolTipRole);
+    grow->addRow(QStringLiteral("Mode"), mode_);
+
+    tolerance_ = new QDoubleSpinBox(growBox);
+    tolerance_->setObjectName(QStringLiteral("toleranceSpin"));
+    tolerance_->setRange(0.0, 65535.0);
+    tolerance_->setDecimals(2);
+    tolerance_->setValue(20.0);
+    tolerance_->setToolTip(QStringLiteral("Adaptive mode: accept a pixel when |luma - region mean| <= tolerance"));
+    grow->addRow(QStringLiteral("Tolerance"), tolerance_);
+
+    auto* rangeRow = new QWidget(growBox);
+    auto* range = new QHBoxLayout(rangeRow);
+    range->setContentsMargins(0, 0, 0, 0);
+    lower_ = new QSpinBox(rangeRow);
+    lower_->setObjectName(QStringLiteral("lowerSpin"));
+    upper_ = new QSpinBox(rangeRow);
+    upper_->setObjectName(QStringLiteral("upperSpin"));
+    for (QSpinBox* spin : {lower_, upper_}) {
+        spin->setRange(0, 65535);
+        spin->setValue(20);
+    }
+    lower_->setPrefix(QStringLiteral("- "));
+    upper_->setPrefix(QStringLiteral("+ "));
+    lower_->setToolTip(QStringLiteral("Range mode: accept luma >= seed luma - lower"));
+    upper_->setToolTip(QStringLiteral("Range mode: accept luma <= seed luma + upper"));
+    range->addWidget(lower_);
+    range->addWidget(upper_);
+    grow->addRow(QStringLiteral("Range"), rangeRow);
+
+    rule_ = new QComboBox(growBox);
+    rule_->setObjectName(QStringLiteral("ruleCombo"));
+    rule_->addItem(QStringLiteral("adjacent"), int(Rule::Adjacent));
+    rule_->addItem(QStringLiteral("all"), int(Rule::All));
+    rule_->setItemData(0, QStringLiteral("Only regions next to the pixel compete (Adams and Bischof)"), Qt::ToolTipRole);
+    rule_->setItemData(1, QStringLiteral("Every region competes, as in the AMD OpenCL 2.0 sample"), Qt::ToolTipRole);
+    grow->addRow(QStringLiteral("Rule"), rule_);
+
+    connectivity_ = new QComboBox(growBox);
+    connectivity_->setObjectName(QStringLiteral("connectivityCombo"));
+    connectivity_->addItem(QStringLiteral("4 neighbours"), 4);
+    connectivity_->addItem(QStringLiteral("8 neighbours"), 8);
+    grow->addRow(QStringLiteral("Connectivity"), connectivity_);
+
+    iterationCap_ = new QSpinBox(growBox);
+    iterationCap_->setObjectName(QStringLiteral("iterationCapSpin"));
+    iterationCap_->setRange(0, 100000000);
+    iterationCap_->setSpecialValueText(QStringLiteral("no cap"));
+    iterationCap_->setToolTip(QStringLiteral("Stop after this many iterations (a broken variant may never stop by itself)"));
+    grow->addRow(QStringLiteral("Iteration cap"), iterationCap_);
+    layout->addWidget(growBox);
+
+    auto* filterBox = new QGroupBox(QStringLiteral("Filters"), this);
+    auto* filters = new QFormLayout(filterBox);
+    auto* prefilterRow = new QWidget(filterBox);
+    auto* prefilterLayout = new QHBoxLayout(prefilterRow);
+    prefilterLayout->setContentsMargins(0, 0, 0, 0);
+    prefilter_ = new QComboBox(prefilterRow);
+    prefilter_->setObjectName(QStringLiteral("prefilterCombo"));
+    prefilter_->addItem(QStringLiteral("none"), int(PrefilterSpec::Kind::None));
+    prefilter_->addItem(QStringLiteral("box mean"), int(PrefilterSpec::Kind::BoxMean));
+    prefilter_->addItem(QStringLiteral("gaussian"), int(PrefilterSpec::Kind::Gaussian));
+    prefilterSize_ = new QSpinBox(prefilterRow);
+    prefilterSize_->setObjectName(QStringLiteral("prefilterSizeSpin"));
+    prefilterSize_->setRange(1, 255);
+    prefilterSize_->setValue(5);
+    prefilterSize_->setToolTip(QStringLiteral("Box mean: window width W; gaussian: radius R"));
+    prefilterLayout->addWidget(prefilter_, 1);
+    prefilterLayout->addWidget(prefilterSize_);
+    filters->addRow(QStringLiteral("Prefilter"), prefilterRow);
+    prefilterVariant_ = new QComboBox(filterBox);
+    prefilterVariant_->setObjectName(QStringLiteral("prefilterVariantCombo"));
+    filters->addRow(QStringLiteral("Prefilter variant"), prefilterVariant_);
+
+    auto* postfilterRow = new QWidget(filterBox);
+    auto* postfilterLayout = new QHBoxLayout(postfilterRow);
+    postfilterLayout->setContentsMargins(0, 0, 0, 0);
+    postfilter_ = new QCheckBox(QStringLiteral("density"), postfilterRow);
+    postfilter_->setObjectName(QStringLiteral("postfilterCheck"));
+    postfilter_->setToolTip(QStringLiteral("Unclassify pixels whose W x W window holds fewer than MIN pixels of their region"));
+    postfilterWindow_ = new QSpinBox(postfilterRow);
+    postfilterWindow_->setObjectName(QStringLiteral("postfilterWindowSpin"));
+    postfilterWindow_->setRange(1, 255);
+    postfilterWindow_->setValue(5);
+    postfilterWindow_->setPrefix(QStringLiteral("W "));
+    postfilterMinimum_ = new QSpinBox(postfilterRow);
+    postfilterMinimum_->setObjectName(QStringLiteral("postfilterMinimumSpin"));
+    postfilterMinimum_->setRange(0, 65025);
+    postfilterMinimum_->setValue(10);
+    postfilterMinimum_->setPrefix(QStringLiteral("min "));
+    postfilterLayout->addWidget(postfilter_);
+    postfilterLayout->addWidget(postfilterWindow_);
+    postfilterLayout->addWidget(postfilterMinimum_);
+    filters->addRow(QStringLiteral("Postfilter"), postfilterRow);
+    postfilterVariant_ = new QComboBox(filterBox);
+    postfilterVariant_->setObjectName(QStringLiteral("postfilterVariantCombo"));
+    fillVariants(postfilterVariant_, densityVariants);
+    filters->addRow(QStringLiteral("Postfilter variant"), postfilterVariant_);
+    layout->addWidget(filterBox);
+
+    auto* runBox = new QGroupBox(QStringLiteral("Running"), this);
+    auto* running = new QFormLayout(runBox);
+    timeout_ = new QDoubleSpinBox(runBox);
+    timeout_->setObjectName(QStringLiteral("timeoutSpin"));
+    timeout_->setRange(1.0, 3600.0);
+    timeout_->setValue(120.0);
+    timeout_->setSuffix(QStringLiteral(" s"));
+    timeout_->setToolTip(QStringLiteral("A run that takes longer is stopped with a message"));
+    running->addRow(QStringLiteral("Timeout"), timeout_);
+    autoRun_ = new QCheckBox(QStringLiteral("Run automatically after seed edits"), runBox);
+    autoRun_->setObjectName(QStringLiteral("autoRunCheck"));
+    running->addRow(autoRun_);
+    layout->addWidget(runBox);
+    layout->addStretch(1);
+
+    fillPrefilterVariants();
+    updateEnabled();
+
+    auto notify = [this] {
+        if (!updating_) {
+            updateEnabled();
+            emit changed();
+        }
+    };
+    connect(prefilter_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, notify] {
+        if (!updating_)
+            fillPrefilterVariants();
+        notify();
+    });
+    for (QComboBox* combo : {mode_, rule_, connectivity_, prefilterVariant_, postfilterVariant_})
+        connect(combo, qOverload<int>(&QComboBox::currentIndexChanged), this, notify);
+    for (QSpinBox* spin : {lower_, upper_, prefilterSize_, postfilterWindow_, postfilterMinimum_, iterationCap_})
+        connect(spin, qOverload<int>(&QSpinBox::valueChanged), this, notify);
+    connect(tolerance_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, notify);
+    connect(timeout_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, notify);
+    connect(postfilter_, &QCheckBox::toggled, this, notify);
+    connect(autoRun_, &QCheckBox::toggled, this, &ParametersPanel::autoRunChanged);
+}
+
+void ParametersPanel::fillPrefilterVariants()
+{
+    const auto kind = PrefilterSpec::Kind(prefilter_->currentData().toInt());
+    const QVariant previous = prefilterVariant_->currentData();
+    const bool wasUpdating = updating_;
+    updating_ = true;
+    if (kind == PrefilterSpec::Kind::BoxMean)
+        fillVariants(prefilterVariant_, boxMeanVariants);
+    else if (kind == PrefilterSpec::Kind::Gaussian)
+        fillVariants(prefilterVariant_, gaussianVariants);
+    else {
+        prefilterVariant_->clear();
+        prefilterVariant_->addItem(QStringLiteral("(no prefilter)"), QString());
+    }
+    selectData(prefilterVariant_, previous);
+    updating_ = wasUpdating;
+}
+
+void ParametersPanel::updateEnabled()
+{
+    const Mode mode = Mode(mode_->currentData().toInt());
+    tolerance_->setEnabled(mode == Mode::Adaptive);
+    lower_->setEnabled(mode == Mode::Range);
+    upper_->setEnabled(mode == Mode::Range);
+    const bool prefilter = PrefilterSpec::Kind(prefilter_->currentData().toInt()) != PrefilterSpec::Kind::None;
+    prefilterSize_->setEnabled(prefilter);
+    prefilterVariant_->setEnabled(prefilter);
+    postfilterWindow_->setEnabled(postfilter_->isChecked());
+    postfilterMinimum_->setEnabled(postfilter_->isChecked());
+    postfilterVariant_->setEnabled(postfilter_->isChecked());
+}
+
+PipelineParams ParametersPanel::params() const
+{
+    PipelineParams params;
+    params.grow.mode = Mode(mode_->currentData().toInt());
+    params.grow.tolerance = tolerance_->value();
+    params.grow.lower = uint32_t(lower_->value());
+    params.grow.upper = uint32_t(upper_->value());
+    params.grow.rule = Rule(rule_->currentData().toInt());
+    params.grow.connectivity = connectivity_->currentData().toInt();
+    params.grow.maxIterations = uint32_t(iterationCap_->value());
+    params.prefilter.kind = PrefilterSpec::Kind(prefilter_->currentData().toInt());
+    if (params.prefilter.kind != PrefilterSpec::Kind::None) {
+        params.prefilter.size = prefilterSize_->value();
+        params.prefilter.variant = prefilterVariant_->currentData().toString().toStdString();
+    }
+    params.postfilter.enabled = postfilter_->isChecked();
+    if (params.postfilter.enabled) {
+        params.postfilter.window = postfilterWindow_->value();
+        params.postfilter.minimum = postfilterMinimum_->value();
+        params.postfilter.variant = postfilterVariant_->currentData().toString().toStdString();
+    }
+    return params;
+}
+
+void ParametersPanel::setParams(const PipelineParams& params)
+{
+    updating_ = true;
+    selectData(mode_, int(params.grow.mode));
+    tolerance_->setValue(params.grow.tolerance);
+    lower_->setValue(int(params.grow.lower));
+    upper_->setValue(int(params.grow.upper));
+    selectData(rule_, int(params.grow.rule));
+    selectData(connectivity_, params.grow.connectivity);
+    iterationCap_->setValue(int(std::min<uint32_t>(params.grow.maxIterations, uint32_t(iterationCap_->maximum()))));
+    selectData(prefilter_, int(params.prefilter.kind));
+    fillPrefilterVariants();
+    if (params.prefilter.kind != PrefilterSpec::Kind::None)
+        prefilterSize_->setValue(params.prefilter.size);
+    selectData(prefilterVariant_, QString::fromStdString(params.prefilter.variant));
+    postfilter_->setChecked(params.postfilter.enabled);
+    if (params.postfilter.enabled) {
+        postfilterWindow_->setValue(params.postfilter.window);
+        postfilterMinimum_->setValue(params.postfilter.minimum);
+    }
+    selectData(postfilterVariant_, QString::fromStdString(params.postfilter.variant));
+    updating_ = false;
+    updateEnabled();
+    emit changed();
+}
+
+double ParametersPanel::timeoutSeconds() const { return timeout_->value(); }
+void ParametersPanel::setTimeoutSeconds(double seconds) { timeout_->setValue(seconds); }
+bool ParametersPanel::autoRun() const { return autoRun_->isChecked(); }
+void ParametersPanel::setAutoRun(bool on) { autoRun_->setChecked(on); }
+
+} // namespace rgx::ui

@@ -1,0 +1,55 @@
+// Parameters of a run (SPEC.md): mode and its thresholds, rule, connectivity,
+// prefilter, postfilter, iteration cap, timeout, and automatic re-runs.
+#pragma once
+
+#include "Pipeline.h"
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace rgx::ui {
+
+class ParametersPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParametersPanel(QWidget* parent = nullptr);
+
+    PipelineParams params() const;
+    void setParams(const PipelineParams& params);
+    double timeoutSeconds() const;
+    void setTimeoutSeconds(double seconds);
+    bool autoRun() const;
+    void setAutoRun(bool on);
+
+signals:
+    void changed();
+    void autoRunChanged(bool on);
+
+private:
+    void updateEnabled();
+    void fillPrefilterVariants();
+
+    QComboBox* mode_;
+    QDoubleSpinBox* tolerance_;
+    QSpinBox* lower_;
+    QSpinBox* upper_;
+    QComboBox* rule_;
+    QComboBox* connectivity_;
+    QComboBox* prefilter_;
+    QSpinBox* prefilterSize_;
+    QComboBox* prefilterVariant_;
+    QCheckBox* postfilter_;
+    QSpinBox* postfilterWindow_;
+    QSpinBox* postfilterMinimum_;
+    QComboBox* postfilterVariant_;
+    QSpinBox* iterationCap_;
+    QDoubleSpinBox* timeout_;
+    QCheckBox* autoRun_;
+    bool updating_ = false;
+};
+
+} // namespace rgx::ui

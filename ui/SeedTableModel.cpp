@@ -1,0 +1,120 @@
+// Seeds table model.
+#include "SeedTableModel.h"
+
+#include "io/Overlay.h"
+#include <QBrush>
+#include <QLocale>
+
+namespace rgx::ui {
+
+SeedTableModel::SeedTableModel(SeedSet* seeds, QObject* parent)
+    : QAbstractTableModel(parent), seeds_(seeds)
+{
+    connect(seeds_, &SeedSet::changed, this, &SeedTableModel::reset);
+}
+
+void SeedTableModel::reset()
+{
+    beginResetModel();
+    endResetModel();
+}
+
+void SeedTableModel::setImage(std::shared_ptr<const LumaImage> image)
+{
+    image_ = std::move(image);
+    reset();
+}
+
+void SeedTableModel::setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun)
+{
+    result_ = std::move(result);
+    seedsOfRun_ = seedsOfRun;
+    reset();
+}
+
+int SeedTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : seeds_->size();
+}
+
+int SeedTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SeedTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= seeds_->size())
+        return {};
+    const int row = index.row();
+    const Seed seed = seeds_->at(row);
+    if (role == Qt::DisplayRole || role == Qt::EditRole) {
+        switch (index.column()) {
+        case Number: return row + 1;
+        case X: return seed.x;
+        case Y: return seed.y;
+        case Luma:
+            if (image_ && seed.x >= 0 && seed.y >= 0 && seed.x < image_->width && seed.y < image_->height)
+                return int(image_->at(seed.x, seed.y));
+            return QStringLiteral("-");
+        case RegionSize:
+            if (result_ && size_t(row) < seedsOfRun_.size() && seedsOfRun_[size_t(row)] == seed
+                && size_t(row) < result_->regions.size())
+                return QLocale().toString(qulonglong(result_->regions[size_t(row)].count));
+            return QStringLiteral("-");
+        default: break;
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == Number)
+        return regionColour(row + 1);
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == RegionSize)
+        return QStringLiteral("Pixels in region %1 after the last run (\"-\": not run since this seed changed)")
+            .arg(row + 1);
+    return {};
+}
+
+QVariant SeedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Number: return QStringLiteral("#");
+    case X: return QStringLiteral("x");
+    case Y: return QStringLiteral("y");
+    case Luma: return QStringLiteral("luma");
+    case RegionSize: return QStringLiteral("region size");
+    default: return {};
+    }
+}
+
+Qt::ItemFlags SeedTableModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    if (index.column() == X || index.column() == Y)
+        flags |= Qt::ItemIsEditable;
+    return flags;
+}
+
+bool SeedTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != Qt::EditRole || !index.isValid() || index.row() >= seeds_->size())
+        return false;
+    bool ok = false;
+    const int coordinate = value.toInt(&ok);
+    if (!ok)
+        return false;
+    Seed to = seeds_->at(index.row());
+    if (index.column() == X)
+        to.x = coordinate;
+    else if (index.column() == Y)
+        to.y = coordinate;
+    else
+        return false;
+    // The main window checks the position and pushes the undo command.
+    emit moveRequested(index.row(), to);
+    return true;
+}
+
+} // namespace rgx::ui

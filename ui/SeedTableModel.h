@@ -1,0 +1,45 @@
+// The seeds table: number, x, y, luma under the seed and the size of its
+// region after the last run (x and y editable, through the undo stack).
+#pragma once
+
+#include "Image.h"
+#include "Result.h"
+#include "SeedSet.h"
+#include <QAbstractTableModel>
+#include <memory>
+
+namespace rgx::ui {
+
+class SeedTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Number, X, Y, Luma, RegionSize, ColumnCount };
+
+    explicit SeedTableModel(SeedSet* seeds, QObject* parent = nullptr);
+
+    void setImage(std::shared_ptr<const LumaImage> image);
+    // The result and the seeds it was computed from: sizes are shown only for
+    // seeds that have not moved since.
+    void setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+signals:
+    // The user typed a new position for seed `index`.
+    void moveRequested(int index, rgx::Seed to);
+
+private:
+    void reset();
+
+    SeedSet* seeds_;
+    std::shared_ptr<const LumaImage> image_;
+    GrowResultPtr result_;
+    std::vector<Seed> seedsOfRun_;
+};
+
+} // namespace rgx::ui

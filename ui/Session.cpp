@@ -1,0 +1,172 @@
+// Session JSON: written with every field, read strictly (unknown values are
+// errors with the field's name, so a session reopens exactly or not at all).
+#include "Session.h"
+
+#include "Errors.h"
+#include "Variant.h"
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace rgx::ui {
+
+namespace {
+
+constexpr const char* formatName = "rgx-session";
+constexpr int formatVersion = 1;
+
+[[noreturn]] void fail(const QString& origin, const QString& what)
+{
+    throw InputError(QStringLiteral("session %1: %2").arg(origin, what).toStdString());
+}
+
+QJsonValue require(const QJsonObject& object, const char* key, const QString& origin)
+{
+    const QJsonValue value = object.value(QLatin1String(key));
+    if (value.isUndefined())
+        fail(origin, QStringLiteral("missing \"%1\"").arg(QLatin1String(key)));
+    return value;
+}
+
+double number(const QJsonObject& object, const char* key, const QString& origin, double low, double high)
+{
+    const QJsonValue value = require(object, key, origin);
+    if (!value.isDouble() || value.toDouble() < low || value.toDouble() > high)
+        fail(origin, QStringLiteral("\"%1\" must be a number from %2 to %3").arg(QLatin1String(key)).arg(low).arg(high));
+    return value.toDouble();
+}
+
+std::string string(const QJsonObject& object, const char* key, const QString& origin)
+{
+    const QJsonValue value = require(object, key, origin);
+    if (!value.isString())
+        fail(origin, QStringLiteral("\"%1\" must be a string").arg(QLatin1String(key)));
+    return value.toString().toStdString();
+}
+
+// Engine parsers throw InputError without the session's name: add it.
+template <typename Parse>
+auto parseField(const QString& origin, const char* key, Parse parse)
+{
+    try {
+        return parse();
+    } catch (const InputError& error) {
+        fail(origin, QStringLiteral("\"%1\": %2").arg(QLatin1String(key), QString::fromUtf8(error.what())));
+    }
+}
+
+} // namespace
+
+QByteArray sessionToJson(const Session& session, const QString& sessionDirectory)
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QLatin1String(formatName));
+    root.insert(QStringLiteral("version"), formatVersion);
+    root.insert(QStringLiteral("image"), session.imagePath);
+    if (!session.imagePath.startsWith(QLatin1Char(':')) && !sessionDirectory.isEmpty())
+        root.insert(QStringLiteral("imageRelative"), QDir(sessionDirectory).relativeFilePath(session.imagePath));
+    QJsonArray seeds;
+    for (const Seed& seed : session.seeds)
+        seeds.append(QJsonArray{seed.x, seed.y});
+    root.insert(QStringLiteral("seeds"), seeds);
+
+    const PipelineParams& p = session.params;
+    QJsonObject params;
+    params.insert(QStringLiteral("mode"), QString::fromStdString(modeName(p.grow.mode)));
+    params.insert(QStringLiteral("tolerance"), p.grow.tolerance);
+    params.insert(QStringLiteral("lower"), double(p.grow.lower));
+    params.insert(QStringLiteral("upper"), double(p.grow.upper));
+    params.insert(QStringLiteral("rule"), QString::fromStdString(ruleName(p.grow.rule)));
+    params.insert(QStringLiteral("connectivity"), p.grow.connectivity);
+    params.insert(QStringLiteral("maxIterations"), double(p.grow.maxIterations));
+    params.insert(QStringLiteral("prefilter"), QString::fromStdString(prefilterText(p.prefilter)));
+    params.insert(QStringLiteral("prefilterVariant"), QString::fromStdString(p.prefilter.variant));
+    params.insert(QStringLiteral("postfilter"), QString::fromStdString(postfilterText(p.postfilter)));
+    params.insert(QStringLiteral("postfilterVariant"), QString::fromStdString(p.postfilter.variant));
+    params.insert(QStringLiteral("timeoutSeconds"), session.timeoutSeconds);
+    params.insert(QStringLiteral("autoRun"), session.autoRun);
+    root.insert(QStringLiteral("params"), params);
+
+    root.insert(QStringLiteral("device"), QString::fromStdString(session.deviceId));
+    root.insert(QStringLiteral("deviceName"), QString::fromStdString(session.deviceName));
+    root.insert(QStringLiteral("variant"), QString::fromStdString(session.variant));
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory, const QString& origin)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        fail(origin, QStringLiteral("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
+    if (!document.isObject())
+        fail(origin, QStringLiteral("not a session (the top level is not an object)"));
+    const QJsonObject root = document.object();
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String(formatName))
+        fail(origin, QStringLiteral("not an RGX session (\"format\" is not \"%1\")").arg(QLatin1String(formatName)));
+    if (root.value(QStringLiteral("version")).toInt() != formatVersion)
+        fail(origin, QStringLiteral("unsupported version %1 (this program reads version %2)")
+                         .arg(root.value(QStringLiteral("version")).toInt())
+                         .arg(formatVersion));
+
+    Session session;
+    session.imagePath = QString::fromStdString(string(root, "image", origin));
+    // The absolute path first; if it is gone, the path relative to the session.
+    if (!session.imagePath.startsWith(QLatin1Char(':')) && !QFileInfo::exists(session.imagePath)) {
+        const QString relative = root.value(QStringLiteral("imageRelative")).toString();
+        if (!relative.isEmpty() && QFileInfo::exists(QDir(sessionDirectory).filePath(relative)))
+            session.imagePath = QDir::cleanPath(QDir(sessionDirectory).filePath(relative));
+    }
+
+    const QJsonValue seedsValue = require(root, "seeds", origin);
+    if (!seedsValue.isArray())
+        fail(origin, QStringLiteral("\"seeds\" must be an array of [x, y] pairs"));
+    const QJsonArray seeds = seedsValue.toArray();
+    for (int i = 0; i < seeds.size(); ++i) {
+        const QJsonArray pair = seeds[i].toArray();
+        if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+            fail(origin, QStringLiteral("seed %1 is not an [x, y] pair of numbers").arg(i + 1));
+        session.seeds.push_back({pair[0].toInt(), pair[1].toInt()});
+    }
+
+    const QJsonValue paramsValue = require(root, "params", origin);
+    if (!paramsValue.isObject())
+        fail(origin, QStringLiteral("\"params\" must be an object"));
+    const QJsonObject params = paramsValue.toObject();
+    PipelineParams& p = session.params;
+    p.grow.mode = parseField(origin, "mode", [&] { return parseMode(string(params, "mode", origin)); });
+    p.grow.tolerance = number(params, "tolerance", origin, 0, 65535);
+    p.grow.lower = uint32_t(number(params, "lower", origin, 0, 65535));
+    p.grow.upper = uint32_t(number(params, "upper", origin, 0, 65535));
+    p.grow.rule = parseField(origin, "rule", [&] { return parseRule(string(params, "rule", origin)); });
+    p.grow.connectivity = int(number(params, "connectivity", origin, 4, 8));
+    if (p.grow.connectivity != 4 && p.grow.connectivity != 8)
+        fail(origin, QStringLiteral("\"connectivity\" must be 4 or 8"));
+    p.grow.maxIterations = uint32_t(number(params, "maxIterations", origin, 0, 4294967295.0));
+    p.prefilter = parseField(origin, "prefilter", [&] { return parsePrefilter(string(params, "prefilter", origin)); });
+    p.prefilter.variant = params.value(QStringLiteral("prefilterVariant")).toString().toStdString();
+    p.postfilter = parseField(origin, "postfilter", [&] { return parsePostfilter(string(params, "postfilter", origin)); });
+    p.postfilter.variant = params.value(QStringLiteral("postfilterVariant")).toString().toStdString();
+    session.timeoutSeconds = params.value(QStringLiteral("timeoutSeconds")).toDouble(120.0);
+    session.autoRun = params.value(QStringLiteral("autoRun")).toBool(false);
+
+    session.deviceId = root.value(QStringLiteral("device")).toString().toStdString();
+    session.deviceName = root.value(QStringLiteral("deviceName")).toString().toStdString();
+    session.variant = string(root, "variant", origin);
+    parseField(origin, "variant", [&] { return parseVariant(session.variant); });
+    return session;
+}
+
+Session readSessionFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(path, QStringLiteral("cannot be read: %1").arg(file.errorString()));
+    const QFileInfo info(path);
+    return sessionFromJson(file.readAll(), info.absolutePath(), path);
+}
+
+} // namespace rgx::ui

@@ -1,0 +1,32 @@
+// Session files (JSON): image path, seeds, parameters, device and variant,
+// everything needed to reopen a piece of work exactly.
+#pragma once
+
+#include "Pipeline.h"
+#include "Seeds.h"
+#include <QByteArray>
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace rgx::ui {
+
+struct Session {
+    QString imagePath;          // absolute, or a Qt resource path (":/samples/...")
+    std::vector<Seed> seeds;
+    PipelineParams params;
+    double timeoutSeconds = 120.0;
+    bool autoRun = false;
+    std::string deviceId;       // "P:I"
+    std::string deviceName;     // to find the device again if the ids moved
+    std::string variant;        // GrowVariant::text()
+};
+
+// sessionDirectory: where the file lives; the image path is also stored
+// relative to it, so a folder of session and image can be moved together.
+QByteArray sessionToJson(const Session& session, const QString& sessionDirectory);
+// Throws rgx::InputError naming origin and what is wrong.
+Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory, const QString& origin);
+Session readSessionFile(const QString& path);
+
+} // namespace rgx::ui

@@ -1,0 +1,80 @@
+// Timing charts of runs (QCustomPlot): per-iteration stacked kernel times, total
+// per kernel, and the launch timeline with its gaps; runs can be kept and
+// compared side by side.
+#pragma once
+
+#include "Result.h"
+#include <QSize>
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+class QCustomPlot;
+class QLabel;
+class QListWidget;
+class QMouseEvent;
+class QPushButton;
+class QTabWidget;
+
+namespace rgx::ui {
+
+class TimelineBars;
+
+struct RunEntry {
+    int number = 0;
+    QString label;       // e.g. "host-sync, queue, atomics on cpu-haswell"
+    GrowResultPtr result;
+};
+
+class TimingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingPanel(QWidget* parent = nullptr);
+
+    void setCurrentRun(const RunEntry& run);
+    void clearCurrentRun();
+    // Keeps the current run in the comparison list (checked).
+    bool keepCurrentRun();
+    int keptRunCount() const { return int(kept_.size()); }
+    void setKeptRunChecked(int index, bool checked);
+    // The runs the charts show: the checked kept runs, then the current one.
+    std::vector<RunEntry> shownRuns() const;
+
+    enum Chart { PerIteration, PerKernel, Timeline };
+    void showChart(Chart chart);
+    Chart currentChart() const;
+    QCustomPlot* plot(Chart chart) const;
+
+    // Writes the shown chart as PNG or PDF (by suffix) at a size in pixels
+    // (points for PDF), through a temporary file and QSaveFile; throws
+    // rgx::InputError naming the file and the reason.
+    void exportChart(const QString& path, QSize size) const;
+
+signals:
+    void keptRunsChanged();
+
+private:
+    void rebuild();
+    void buildPerIteration(const std::vector<RunEntry>& runs);
+    void buildPerKernel(const std::vector<RunEntry>& runs);
+    void buildTimeline(const std::vector<RunEntry>& runs);
+    void refreshKeptList();
+    void showHover(QCustomPlot* plot, QMouseEvent* event);
+    QCustomPlot* makePlot(const char* name, const QString& title);
+
+    std::vector<RunEntry> kept_;
+    std::vector<bool> keptChecked_;
+    RunEntry current_;
+    QTabWidget* tabs_;
+    QCustomPlot* iterationPlot_;
+    QCustomPlot* kernelPlot_;
+    QCustomPlot* timelinePlot_;
+    TimelineBars* timeline_ = nullptr;
+    QListWidget* keptList_;
+    QPushButton* keepButton_;
+    QPushButton* removeButton_;
+    QLabel* summary_;
+    bool updatingList_ = false;
+};
+
+} // namespace rgx::ui
