@@ -11,10 +11,14 @@ passes=0
 check() { # check clean|race VARIANT
     local want=$1 variant=$2
     local log
-    log=$(oclgrind --data-races --uninitialized "$cli" segment --image "$image" --seeds "1,1;20,15" \
+    log=$(oclgrind --data-races "$cli" segment --image "$image" --seeds "1,1;20,15" \
           --device oclgrind --variant "$variant" 2>&1)
     local races
     races=$(grep -c "data race" <<<"$log")
+    if grep -q "FATAL ERROR" <<<"$log"; then
+        echo "FAIL: $variant: the simulator stopped"; grep -m 3 -A 3 "FATAL" <<<"$log"
+        failures=$((failures + 1)); return
+    fi
     if { [ "$want" = clean ] && [ "$races" -eq 0 ]; } || { [ "$want" = race ] && [ "$races" -gt 0 ]; }; then
         passes=$((passes + 1))
     else
