@@ -130,6 +130,14 @@ void printSummary(const GrowResult& result, const DeviceInfo& device, const Luma
                   << std::fixed << std::setprecision(2) << result.regions[k].mean() << "\n";
     if (shown < result.regions.size())
         std::cout << "  ... " << result.regions.size() - shown << " more regions\n";
+    for (const KernelReport& kernel : result.kernels) {
+        std::cout << "kernel " << kernel.kernel << ": work-group limit " << kernel.workGroupSizeLimit
+                  << ", private " << kernel.privateMemoryBytes << " B, local " << kernel.localMemoryBytes << " B";
+        if (kernel.registers >= 0)
+            std::cout << ", " << kernel.registers << " registers, spills " << kernel.spillStores
+                      << " B stored / " << kernel.spillLoads << " B loaded";
+        std::cout << "\n";
+    }
     const TimelineSummary timeline = summarizeTimeline(result.timings);
     std::cout << std::fixed << std::setprecision(3) << "time: " << result.hostMilliseconds
               << " ms on the host; device busy " << timeline.busyNs / 1e6 << " ms, idle gaps "

@@ -158,7 +158,9 @@ GrowVariant parseVariant(const std::string& text)
 
 std::optional<std::string> whyUnavailable(const GrowVariant& variant, const DeviceInfo& device)
 {
-    const std::string has = "this device has " + device.openClCVersion;
+    // OpenCL 3.0 made these features optional: a 3.0 device may lack them.
+    const std::string has = "this device has " + device.openClCVersion +
+                            (device.openClCMajor >= 3 ? " without that feature" : "");
     if (variant.collectives == Collectives::Builtin && !device.workGroupCollectives)
         return "needs work-group collective functions (OpenCL C 2.0, or the 3.0 feature "
                "__opencl_c_work_group_collective_functions); " + has;
