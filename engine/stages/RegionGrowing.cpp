@@ -132,6 +132,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         }
     }
 
+    // Host time counts from the upload to the result: building (or loading
+    // from the cache) is reported separately by the program cache.
+    const auto hostStart = std::chrono::steady_clock::now();
     const size_t regionTotal = seeds.size();
     cl::Context& context = device.context();
     cl::CommandQueue& queue = device.queue();
@@ -310,6 +313,8 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         for (uint32_t stamp : result.stamps)
             if (stamp != unclassifiedStamp)
                 result.iterations = std::max(result.iterations, stamp);
+        result.hostMilliseconds =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hostStart).count();
     } catch (const cl::Error& error) {
         throw OpenClError(std::string("region growing failed on ") + info.name + ": " + error.what() +
                               " returned " + openClErrorName(error.err()),
