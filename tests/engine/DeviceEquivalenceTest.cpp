@@ -16,6 +16,12 @@ struct DeviceVariant {
     GrowVariant variant;
 };
 
+// Shown by gtest and CTest instead of a byte dump of the parameter.
+void PrintTo(const DeviceVariant& value, std::ostream* out)
+{
+    *out << value.device.id() << " " << value.device.name << " " << value.variant.text();
+}
+
 std::vector<DeviceVariant> correctVariantsOnEveryDevice()
 {
     std::vector<DeviceVariant> cases;
