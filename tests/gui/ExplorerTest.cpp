@@ -1,0 +1,810 @@
+// GUI tests of the explorer: they drive the real main window (mouse and keys
+// on the image view, the panels' widgets, the menus' actions) offscreen, and
+// run on the default device (PoCL).
+#include "DevicePanel.h"
+#include "Errors.h"
+#include "ImageView.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "ParametersPanel.h"
+#include "PlaybackPanel.h"
+#include "SeedTableModel.h"
+#include "TimingPanel.h"
+#include "TimelineBars.h"
+#include "Variant.h"
+#include "io/Export.h"
+#include "io/Overlay.h"
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QDir>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QWheelEvent>
+#include <qcustomplot.h>
+#include <functional>
+#include <memory>
+
+using namespace rgx;
+using namespace rgx::ui;
+
+namespace rgx {
+// Readable seeds in QCOMPARE failure messages (found by argument-dependent lookup).
+char* toString(const Seed& seed)
+{
+    return QTest::toString(QStringLiteral("(%1, %2)").arg(seed.x).arg(seed.y));
+}
+} // namespace rgx
+
+namespace {
+
+QString sample(const char* fileName) { return QStringLiteral(RGX_SAMPLES_DIR "/") + QLatin1String(fileName); }
+
+bool waitFor(const std::function<bool()>& condition, int milliseconds)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!condition()) {
+        if (clock.elapsed() > milliseconds)
+            return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+// A serpentine corridor one pixel wide: with range mode and one seed at its
+// start, every iteration classifies one pixel, so a run takes many iterations.
+QString writeMaze(const QString& folder, int width, int height)
+{
+    QImage maze(width, height, QImage::Format_Grayscale8);
+    maze.fill(255);
+    for (int y = 0; y < height; y += 2) {
+        for (int x = 0; x < width; ++x)
+            maze.setPixel(x, y, qRgb(0, 0, 0));
+        if (y + 1 < height) {
+            const int opening = (y / 2) % 2 == 0 ? width - 1 : 0;
+            maze.setPixel(opening, y + 1, qRgb(0, 0, 0));
+        }
+    }
+    const QString path = folder + QStringLiteral("/maze.png");
+    maze.save(path);
+    return path;
+}
+
+QString writeSeeds(const QString& folder, const char* text)
+{
+    const QString path = folder + QStringLiteral("/test.seeds");
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(text);
+    return path;
+}
+
+template <typename T>
+T* child(QObject* parent, const char* name)
+{
+    T* found = parent->findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qWarning("no child %s", name);
+    return found;
+}
+
+} // namespace
+
+class ExplorerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void opensBundledSampleFromTheMenuAndRunsIt();
+    void seedEditsWithTheMouseAreUndoable();
+    void seedsCannotLeaveTheImage();
+    void statusBarShowsThePixelUnderTheCursor();
+    void zoomAndPanKeepThePixelUnderTheCursor();
+    void variantPanelDisablesWhatTheDeviceCannotRun();
+    void exportedMaskEqualsReferenceAndCli();
+    void playbackStepsThroughIterations();
+    void chartExportsAsPngAndPdfAtTheChosenSize();
+    void sessionReopensExactly();
+    void guiStaysResponsiveDuringALongRunAndCancelStopsIt();
+    void timeoutStopsARunWithAMessage();
+    void corruptImageGivesAMessageAndKeepsWorking();
+    void unreadableSessionGivesAMessage();
+    void exportToAnImpossiblePathLeavesNoFile();
+    void unavailableVariantFailsWithAMessageAndKeepsWorking();
+    void corruptionViewMarksDifferingPixels();
+    void keptRunsAreComparedSideBySide();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow();
+    bool runAndWait(MainWindow* window, int milliseconds = 240000);
+    QPoint at(int x, int y) const { return window_->imageView()->pixelCentre(x, y).toPoint(); }
+    void clickPixel(int x, int y, Qt::MouseButton button = Qt::LeftButton);
+    void chooseVariant(const GrowVariant& variant);
+
+    std::unique_ptr<MainWindow> window_;
+    std::unique_ptr<QTemporaryDir> folder_;
+};
+
+void ExplorerTest::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("RGX-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("rgx-gui-tests"));
+}
+
+std::unique_ptr<MainWindow> ExplorerTest::makeWindow()
+{
+    MainWindowOptions options;
+    options.restoreSettings = false; // every test starts from the defaults
+    auto window = std::make_unique<MainWindow>(options);
+    window->resize(1400, 900);
+    window->show();
+    window->activateWindow();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        qWarning("window not exposed");
+    waitFor([&] { return window->devicesReady(); }, 60000);
+    return window;
+}
+
+void ExplorerTest::init()
+{
+    folder_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(folder_->isValid());
+    window_ = makeWindow();
+    QVERIFY2(window_->devicesReady(), qPrintable(window_->lastNotice()));
+    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+}
+
+void ExplorerTest::cleanup()
+{
+    window_.reset();
+    folder_.reset();
+}
+
+bool ExplorerTest::runAndWait(MainWindow* window, int milliseconds)
+{
+    QSignalSpy finished(window, &MainWindow::runFinished);
+    QSignalSpy failed(window, &MainWindow::runFailed);
+    window->findChild<QAction*>(QStringLiteral("runAction"))->trigger();
+    waitFor([&] { return finished.count() + failed.count() > 0; }, milliseconds);
+    return finished.count() == 1 && failed.isEmpty();
+}
+
+void ExplorerTest::clickPixel(int x, int y, Qt::MouseButton button)
+{
+    ImageView* view = window_->imageView();
+    const QPoint position = at(x, y);
+    QCOMPARE(view->pixelAt(position), QPoint(x, y));
+    QTest::mouseClick(view, button, Qt::NoModifier, position);
+}
+
+void ExplorerTest::chooseVariant(const GrowVariant& variant)
+{
+    auto choose = [&](const char* name, int value) {
+        auto* combo = child<QComboBox>(window_.get(), name);
+        QVERIFY(combo);
+        const int index = combo->findData(value);
+        QVERIFY2(index >= 0, name);
+        combo->setCurrentIndex(index);
+    };
+    choose("driverCombo", int(variant.driver));
+    choose("frontierCombo", int(variant.frontier));
+    choose("collectivesCombo", int(variant.collectives));
+    if (variant.frontier == Frontier::Sweep)
+        choose("tileCombo", int(variant.tile));
+    QCOMPARE(window_->devicePanel()->variant(), variant);
+}
+
+void ExplorerTest::opensBundledSampleFromTheMenuAndRunsIt()
+{
+    QAction* coins = child<QAction>(window_.get(), "sample_coins");
+    QVERIFY(coins);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    coins->trigger();
+    QVERIFY(window_->luma());
+    QCOMPARE(window_->luma()->width, 384);
+    QCOMPARE(window_->luma()->height, 303);
+    const std::vector<Seed> expected = readSeedsFile(sample("coins.seeds"));
+    QCOMPARE(window_->seeds().size(), expected.size());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 240000);
+    QVERIFY(window_->result());
+    QVERIFY(window_->result()->iterations > 0);
+    // The seeds table shows each region's size after the run.
+    auto* table = child<QTableView>(window_.get(), "seedTable");
+    const QModelIndex size = table->model()->index(0, SeedTableModel::RegionSize);
+    QCOMPARE(table->model()->data(size).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
+             QString::number(window_->result()->regions[0].count));
+}
+
+void ExplorerTest::seedEditsWithTheMouseAreUndoable()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    ImageView* view = window_->imageView();
+    clickPixel(50, 50);
+    clickPixel(100, 80);
+    clickPixel(200, 150);
+    QCOMPARE(window_->seeds().size(), size_t(3));
+    QCOMPARE(window_->seeds()[1], (Seed{100, 80}));
+
+    // Drag seed 1 to another pixel.
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at(50, 50));
+    QTest::mouseMove(view, at(55, 60));
+    QTest::mouseMove(view, at(60, 70));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at(60, 70));
+    QCOMPARE(window_->seeds()[0], (Seed{60, 70}));
+    QCOMPARE(window_->seeds().size(), size_t(3));
+
+    // Right-click removes seed 2.
+    clickPixel(100, 80, Qt::RightButton);
+    QCOMPARE(window_->seeds().size(), size_t(2));
+    QCOMPARE(window_->seeds()[1], (Seed{200, 150}));
+
+    // Select seed 2 by clicking it, then Delete removes it.
+    clickPixel(200, 150);
+    QCOMPARE(view->selectedSeed(), 1);
+    QCOMPARE(window_->seeds().size(), size_t(2)); // a click on a seed selects, it does not add
+    QTest::keyClick(view, Qt::Key_Delete);
+    QCOMPARE(window_->seeds().size(), size_t(1));
+
+    // Undo with the keyboard, step by step back to the start, then redo.
+    QTest::keyClick(view, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(window_->seeds().size(), size_t(2));
+    QTest::keyClick(view, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(window_->seeds().size(), size_t(3));
+    QCOMPARE(window_->seeds()[1], (Seed{100, 80}));
+    QTest::keyClick(view, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(window_->seeds()[0], (Seed{50, 50}));
+    QCOMPARE(window_->undoStack()->index(), 3);
+    QTest::keyClick(view, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(window_->seeds()[0], (Seed{60, 70}));
+    QCOMPARE(window_->undoStack()->count(), 6);
+
+    // The table follows, with the luma under each seed.
+    auto* table = child<QTableView>(window_.get(), "seedTable");
+    QCOMPARE(table->model()->rowCount(), 3);
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::X)).toInt(), 60);
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma)).toInt(),
+             int(window_->luma()->at(60, 70)));
+}
+
+void ExplorerTest::seedsCannotLeaveTheImage()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    ImageView* view = window_->imageView();
+    // Outside the picture (the view's corner is grey margin): nothing is added.
+    QVERIFY(!view->contains(view->pixelAt(QPointF(2, 2))));
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, QPoint(2, 2));
+    QVERIFY(window_->seeds().empty());
+    // A seed dragged past the edge stops on the edge.
+    clickPixel(10, 10);
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at(10, 10));
+    QTest::mouseMove(view, QPoint(2, 2));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, QPoint(2, 2));
+    QCOMPARE(window_->seeds()[0], (Seed{0, 0}));
+    // Seed files with a seed outside the image are refused with a message.
+    const QString outside = folder_->filePath(QStringLiteral("outside.seeds"));
+    QFile file(outside);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("5 5\n1000 20\n");
+    file.close();
+    QVERIFY(!window_->importSeeds(outside));
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("1000")), qPrintable(window_->lastNotice()));
+    QCOMPARE(window_->seeds().size(), size_t(1));
+}
+
+void ExplorerTest::statusBarShowsThePixelUnderTheCursor()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QTest::mouseMove(window_->imageView(), at(20, 30));
+    auto* info = child<QLabel>(window_.get(), "pixelInfo");
+    QTRY_VERIFY(info->text().startsWith(QStringLiteral("x 20  y 30  luma %1").arg(window_->luma()->at(20, 30))));
+}
+
+void ExplorerTest::zoomAndPanKeepThePixelUnderTheCursor()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    ImageView* view = window_->imageView();
+    const double fitted = view->zoom();
+    child<QAction>(window_.get(), "zoomInAction")->trigger();
+    QVERIFY(qAbs(view->zoom() - fitted * 1.25) < 1e-9);
+
+    // The wheel zooms around the cursor: the pixel under it stays put.
+    const QPoint cursor = at(150, 100);
+    QWheelEvent wheel(QPointF(cursor), QPointF(view->mapToGlobal(cursor)), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+    QVERIFY(view->zoom() > fitted * 1.25 * 1.5);
+    QCOMPARE(view->pixelAt(cursor), QPoint(150, 100));
+
+    // Dragging on the image pans it and adds no seed.
+    const QPoint start = at(150, 100);
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, start);
+    QTest::mouseMove(view, start + QPoint(20, 0));
+    QTest::mouseMove(view, start + QPoint(60, 0));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, start + QPoint(60, 0));
+    QVERIFY(window_->seeds().empty());
+    QCOMPARE(view->pixelAt(start + QPoint(60, 0)), QPoint(150, 100));
+
+    child<QAction>(window_.get(), "zoomActualAction")->trigger();
+    QCOMPARE(view->zoom(), 1.0);
+    child<QAction>(window_.get(), "zoomFitAction")->trigger();
+    QCOMPARE(view->zoom(), fitted);
+}
+
+void ExplorerTest::variantPanelDisablesWhatTheDeviceCannotRun()
+{
+    const DeviceInfo* device = window_->devicePanel()->currentDevice();
+    QVERIFY(device);
+    auto* driver = child<QComboBox>(window_.get(), "driverCombo");
+    auto* model = qobject_cast<QStandardItemModel*>(driver->model());
+    QVERIFY(model);
+    // Every driver choice is enabled exactly when some variant with it runs here.
+    for (int row = 0; row < driver->count(); ++row) {
+        const Driver value = Driver(driver->itemData(row).toInt());
+        bool runs = false;
+        std::optional<std::string> reason;
+        for (const GrowVariant& variant : allVariants()) {
+            if (variant.driver != value)
+                continue;
+            const auto why = whyUnavailable(variant, *device);
+            runs = runs || !why;
+            if (why && !reason)
+                reason = why;
+        }
+        QCOMPARE(model->item(row)->isEnabled(), runs);
+        if (!runs) {
+            QVERIFY2(model->item(row)->toolTip().contains(QString::fromStdString(*reason)),
+                     qPrintable(model->item(row)->toolTip()));
+            QVERIFY(child<QLabel>(window_.get(), "unavailableList")->text().contains(QString::fromStdString(*reason)));
+        }
+    }
+    // Wrong-on-purpose choices say so.
+    auto* collectives = child<QComboBox>(window_.get(), "collectivesCombo");
+    const int broken = collectives->findData(int(Collectives::LocalNoBarrier));
+    QVERIFY(broken >= 0);
+    QVERIFY(collectives->itemText(broken).contains(QStringLiteral("wrong on purpose")));
+    // The tile axis only applies to the sweep frontier.
+    GrowVariant sweep;
+    sweep.frontier = Frontier::Sweep;
+    sweep.tile = Tile::Direct;
+    sweep.collectives = Collectives::Local;
+    chooseVariant(sweep);
+    QVERIFY(child<QComboBox>(window_.get(), "tileCombo")->isEnabled());
+    GrowVariant queue;
+    chooseVariant(queue);
+    QVERIFY(!child<QComboBox>(window_.get(), "tileCombo")->isEnabled());
+    QCOMPARE(window_->devicePanel()->variant().tile, Tile::None);
+}
+
+void ExplorerTest::exportedMaskEqualsReferenceAndCli()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    variant.frontier = Frontier::Sweep;
+    variant.collectives = Collectives::Local;
+    variant.tile = Tile::Direct;
+    chooseVariant(variant);
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Adaptive)));
+    child<QDoubleSpinBox>(window_.get(), "toleranceSpin")->setValue(45);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+
+    const QString png = folder_->filePath(QStringLiteral("labels.png"));
+    const QString npy = folder_->filePath(QStringLiteral("labels.npy"));
+    const QString stamps = folder_->filePath(QStringLiteral("stamps.npy"));
+    QVERIFY(window_->exportLabels(png));
+    QVERIFY(window_->exportLabels(npy));
+    QVERIFY(window_->exportStamps(stamps));
+
+    PipelineParams params = window_->parametersPanel()->params();
+    const GrowResultPtr reference = runReferencePipeline(*window_->luma(), window_->seeds(), params);
+    const QImage mask(png);
+    QCOMPARE(mask.size(), QSize(reference->width, reference->height));
+    int width = 0, height = 0;
+    const std::vector<uint32_t> labels = readNpy(npy, &width, &height);
+    const std::vector<uint32_t> stampValues = readNpy(stamps, &width, &height);
+    for (int y = 0; y < reference->height; ++y)
+        for (int x = 0; x < reference->width; ++x) {
+            const size_t p = size_t(y) * size_t(reference->width) + size_t(x);
+            if (qGray(mask.pixel(x, y)) != reference->labels[p] || labels[p] != reference->labels[p]
+                || stampValues[p] != reference->stamps[p])
+                QFAIL(qPrintable(QStringLiteral("pixel (%1, %2): exported label %3 / %4, stamp %5; reference %6, %7")
+                                     .arg(x).arg(y).arg(qGray(mask.pixel(x, y))).arg(labels[p]).arg(stampValues[p])
+                                     .arg(reference->labels[p]).arg(reference->stamps[p])));
+        }
+
+    // rgx-cli writes the same mask for the same inputs.
+    const QString cliMask = folder_->filePath(QStringLiteral("cli.png"));
+    QProcess cli;
+    cli.start(QStringLiteral(RGX_CLI_PATH),
+              {QStringLiteral("segment"), QStringLiteral("--image"), sample("coins.png"), QStringLiteral("--seeds-file"),
+               sample("coins.seeds"), QStringLiteral("--mode"), QStringLiteral("adaptive"), QStringLiteral("--tolerance"),
+               QStringLiteral("45"), QStringLiteral("--variant"), QString::fromStdString(variant.text()),
+               QStringLiteral("--out-labels"), cliMask});
+    QVERIFY(cli.waitForFinished(240000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QCOMPARE(QImage(cliMask).convertToFormat(QImage::Format_Grayscale8),
+             mask.convertToFormat(QImage::Format_Grayscale8));
+}
+
+void ExplorerTest::playbackStepsThroughIterations()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    PlaybackPanel* playback = window_->playbackPanel();
+    const uint32_t last = window_->result()->iterations;
+    QCOMPARE(playback->lastFrame(), last);
+    QCOMPARE(playback->frame(), last);
+    const QImage finalPicture = window_->currentPicture();
+
+    QTest::mouseClick(child<QToolButton>(window_.get(), "stepBackButton"), Qt::LeftButton);
+    QCOMPARE(playback->frame(), last - 1);
+    QVERIFY(window_->currentPicture() != finalPicture);
+    QTest::mouseClick(child<QToolButton>(window_.get(), "stepForwardButton"), Qt::LeftButton);
+    QCOMPARE(playback->frame(), last);
+    QCOMPARE(window_->currentPicture(), finalPicture); // cached, and rebuilt identically
+
+    // Frame 0: only the seeds are classified; every frame equals the overlay
+    // of SPEC.md rebuilt from the final labels and stamps.
+    child<QSlider>(window_.get(), "frameSlider")->setValue(0);
+    QCOMPARE(playback->frame(), 0u);
+    OverlayStyle style;
+    style.opacity = playback->opacity();
+    style.outlines = playback->outlines();
+    style.frontier = playback->frontier();
+    style.frame = 0;
+    const QImage base = QImage(sample("coins.png")).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(window_->currentPicture().convertToFormat(QImage::Format_RGB32),
+             renderOverlay(base, *window_->result(), style).convertToFormat(QImage::Format_RGB32));
+
+    // Play advances by itself; pause stops it.
+    child<QSpinBox>(window_.get(), "speedSpin")->setValue(60);
+    QTest::mouseClick(child<QToolButton>(window_.get(), "playButton"), Qt::LeftButton);
+    QVERIFY(playback->isPlaying());
+    QTRY_VERIFY(playback->frame() >= 3);
+    QTest::mouseClick(child<QToolButton>(window_.get(), "playButton"), Qt::LeftButton);
+    QVERIFY(!playback->isPlaying());
+    const uint32_t paused = playback->frame();
+    QTest::qWait(100);
+    QCOMPARE(playback->frame(), paused);
+    QVERIFY(child<QLabel>(window_.get(), "frameLabel")->text().contains(QString::number(paused)));
+}
+
+void ExplorerTest::chartExportsAsPngAndPdfAtTheChosenSize()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    TimingPanel* timing = window_->timingPanel();
+    for (auto chart : {TimingPanel::PerIteration, TimingPanel::PerKernel, TimingPanel::Timeline}) {
+        timing->showChart(chart);
+        QVERIFY(timing->plot(chart)->plottableCount() > 0);
+        const QString png = folder_->filePath(QStringLiteral("chart%1.png").arg(int(chart)));
+        QVERIFY2(window_->exportChart(png, QSize(900, 500)), qPrintable(window_->lastNotice()));
+        QCOMPARE(QImage(png).size(), QSize(900, 500));
+    }
+    const QString pdf = folder_->filePath(QStringLiteral("chart.pdf"));
+    QVERIFY(window_->exportChart(pdf, QSize(800, 450)));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.read(5) == "%PDF-");
+    // The timing records go out too.
+    QVERIFY(window_->exportTimings(folder_->filePath(QStringLiteral("timings.csv"))));
+    QVERIFY(window_->exportTimings(folder_->filePath(QStringLiteral("timings.json"))));
+    QVERIFY(window_->exportOverlay(folder_->filePath(QStringLiteral("overlay.png"))));
+    QCOMPARE(QImage(folder_->filePath(QStringLiteral("overlay.png"))).size(), QSize(384, 303));
+}
+
+void ExplorerTest::sessionReopensExactly()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    clickPixel(40, 40);
+    clickPixel(200, 120);
+    clickPixel(300, 250);
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    child<QSpinBox>(window_.get(), "lowerSpin")->setValue(12);
+    child<QSpinBox>(window_.get(), "upperSpin")->setValue(34);
+    auto* connectivity = child<QComboBox>(window_.get(), "connectivityCombo");
+    connectivity->setCurrentIndex(connectivity->findData(8));
+    auto* prefilter = child<QComboBox>(window_.get(), "prefilterCombo");
+    prefilter->setCurrentIndex(prefilter->findData(int(PrefilterSpec::Kind::BoxMean)));
+    child<QSpinBox>(window_.get(), "prefilterSizeSpin")->setValue(7);
+    auto* prefilterVariant = child<QComboBox>(window_.get(), "prefilterVariantCombo");
+    prefilterVariant->setCurrentIndex(prefilterVariant->findData(QStringLiteral("direct")));
+    child<QCheckBox>(window_.get(), "postfilterCheck")->setChecked(true);
+    child<QSpinBox>(window_.get(), "postfilterWindowSpin")->setValue(9);
+    child<QSpinBox>(window_.get(), "postfilterMinimumSpin")->setValue(20);
+    child<QSpinBox>(window_.get(), "iterationCapSpin")->setValue(500);
+    child<QDoubleSpinBox>(window_.get(), "timeoutSpin")->setValue(77);
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    variant.frontier = Frontier::Sweep;
+    variant.collectives = Collectives::Local;
+    variant.tile = Tile::Async;
+    chooseVariant(variant);
+
+    const QString path = folder_->filePath(QStringLiteral("work.json"));
+    QVERIFY(window_->saveSession(path));
+    const PipelineParams params = window_->parametersPanel()->params();
+
+    std::unique_ptr<MainWindow> reopened = makeWindow();
+    QVERIFY(reopened->openSession(path));
+    QCOMPARE(reopened->imagePath(), window_->imagePath());
+    QCOMPARE(reopened->seeds(), window_->seeds());
+    QCOMPARE(reopened->devicePanel()->variant(), variant);
+    QCOMPARE(reopened->devicePanel()->currentDeviceId(), window_->devicePanel()->currentDeviceId());
+    const PipelineParams again = reopened->parametersPanel()->params();
+    QCOMPARE(again.grow.mode, Mode::Range);
+    QCOMPARE(again.grow.lower, 12u);
+    QCOMPARE(again.grow.upper, 34u);
+    QCOMPARE(again.grow.connectivity, 8);
+    QCOMPARE(again.grow.maxIterations, 500u);
+    QCOMPARE(prefilterText(again.prefilter), prefilterText(params.prefilter));
+    QCOMPARE(again.prefilter.variant, std::string("direct"));
+    QCOMPARE(postfilterText(again.postfilter), postfilterText(params.postfilter));
+    QCOMPARE(reopened->parametersPanel()->timeoutSeconds(), 77.0);
+    // Saved again, the file is the same byte for byte.
+    const QString second = folder_->filePath(QStringLiteral("work2.json"));
+    QVERIFY(reopened->saveSession(second));
+    QFile a(path), b(second);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QCOMPARE(b.readAll(), a.readAll());
+}
+
+void ExplorerTest::guiStaysResponsiveDuringALongRunAndCancelStopsIt()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync; // one read per iteration: the slowest driver
+    chooseVariant(variant);
+
+    int ticks = 0;
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+    ticker.start(10);
+    QSignalSpy started(window_.get(), &MainWindow::runStarted);
+    QSignalSpy failed(window_.get(), &MainWindow::runFailed);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    child<QAction>(window_.get(), "runAction")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(started.count() == 1, 120000);
+    auto* status = child<QLabel>(window_.get(), "runStatus");
+    QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("iteration")), 120000);
+
+    // While the engine works, the GUI thread keeps handling events.
+    const int before = ticks;
+    const QString firstProgress = status->text();
+    QTest::qWait(1500);
+    QVERIFY(window_->isRunning());
+    QVERIFY2(ticks - before >= 50, qPrintable(QString::number(ticks - before)));
+    QVERIFY(status->text() != firstProgress);
+    QVERIFY(child<QAction>(window_.get(), "cancelAction")->isEnabled());
+    // Seed edits still work (zoomed in, so that a click hits one pixel).
+    window_->imageView()->zoomActualSize();
+    window_->imageView()->zoomIn();
+    window_->imageView()->zoomIn();
+    clickPixel(500, 200);
+    QCOMPARE(window_->seeds().size(), size_t(2));
+
+    QElapsedTimer clock;
+    clock.start();
+    child<QAction>(window_.get(), "cancelAction")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->isRunning(), 20000);
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(window_->logPanel()->lastLine().contains(QStringLiteral("cancelled")));
+    QVERIFY(!window_->result());
+}
+
+void ExplorerTest::timeoutStopsARunWithAMessage()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    chooseVariant(variant);
+    child<QDoubleSpinBox>(window_.get(), "timeoutSpin")->setValue(1.0);
+    QSignalSpy notices(window_.get(), &MainWindow::noticeShown);
+    QVERIFY(!runAndWait(window_.get()));
+    QVERIFY(!window_->isRunning());
+    QCOMPARE(notices.count(), 1);
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("timed out")), qPrintable(window_->lastNotice()));
+    QVERIFY(child<QMessageBox>(window_.get(), "noticeBox")->isVisible());
+}
+
+void ExplorerTest::corruptImageGivesAMessageAndKeepsWorking()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    const auto luma = window_->luma();
+    const QString broken = folder_->filePath(QStringLiteral("broken.png"));
+    QFile file(broken);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("\x89PNG\r\n\x1a\n this is not really a PNG file");
+    file.close();
+    QVERIFY(!window_->openImage(broken));
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("broken.png")), qPrintable(window_->lastNotice()));
+    QVERIFY(child<QMessageBox>(window_.get(), "noticeBox")->isVisible());
+    QVERIFY(!child<QMessageBox>(window_.get(), "noticeBox")->isModal());
+    // The image that was open stays open and editable.
+    QCOMPARE(window_->luma(), luma);
+    clickPixel(100, 100);
+    QCOMPARE(window_->seeds().size(), size_t(1));
+    QVERIFY(!window_->openImage(folder_->filePath(QStringLiteral("missing.png"))));
+    QCOMPARE(window_->luma(), luma);
+}
+
+void ExplorerTest::unreadableSessionGivesAMessage()
+{
+    const QString garbage = folder_->filePath(QStringLiteral("garbage.json"));
+    QFile file(garbage);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{ this is not json");
+    file.close();
+    QVERIFY(!window_->openSession(garbage));
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("not valid JSON")), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->openSession(folder_->filePath(QStringLiteral("absent.json"))));
+    QVERIFY(window_->lastNotice().contains(QStringLiteral("absent.json")));
+
+    // A well-formed session whose image is gone names the image.
+    QVERIFY(window_->openImage(sample("coins.png")));
+    clickPixel(30, 30);
+    const QString copy = folder_->filePath(QStringLiteral("copy.png"));
+    QVERIFY(QFile::copy(sample("coins.png"), copy));
+    QVERIFY(window_->openImage(copy));
+    clickPixel(30, 30);
+    const QString session = folder_->filePath(QStringLiteral("session.json"));
+    QVERIFY(window_->saveSession(session));
+    QVERIFY(QFile::remove(copy));
+    QVERIFY(!window_->openSession(session));
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("copy.png")), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->openImage(sample("coins.png"))); // still working
+}
+
+void ExplorerTest::exportToAnImpossiblePathLeavesNoFile()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    // A path below a regular file cannot be written, not even by root.
+    const QString blocker = folder_->filePath(QStringLiteral("plain-file"));
+    QFile file(blocker);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    const QString labels = blocker + QStringLiteral("/labels.png");
+    QVERIFY(!window_->exportLabels(labels));
+    QVERIFY2(window_->lastNotice().contains(labels), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->exportChart(blocker + QStringLiteral("/chart.png"), QSize(640, 480)));
+    QVERIFY(!window_->saveSession(blocker + QStringLiteral("/session.json")));
+    QVERIFY(!window_->exportTimings(blocker + QStringLiteral("/timings.csv")));
+    QVERIFY(!QFile::exists(labels));
+    // Nothing half-written next to the target either.
+    QCOMPARE(QDir(folder_->path()).entryList(QDir::Files | QDir::NoDotAndDotDot), QStringList{QStringLiteral("plain-file")});
+    QVERIFY(window_->exportLabels(folder_->filePath(QStringLiteral("ok.png"))));
+}
+
+void ExplorerTest::unavailableVariantFailsWithAMessageAndKeepsWorking()
+{
+    const DeviceInfo* device = window_->devicePanel()->currentDevice();
+    QVERIFY(device);
+    std::optional<GrowVariant> unavailable;
+    for (const GrowVariant& variant : allVariants())
+        if (!unavailable && whyUnavailable(variant, *device))
+            unavailable = variant;
+    if (!unavailable)
+        QSKIP("this device runs every variant");
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY(window_->setVariantText(QString::fromStdString(unavailable->text())));
+    const QString reason = QString::fromStdString(*whyUnavailable(*unavailable, *device));
+    QVERIFY(child<QLabel>(window_.get(), "variantReason")->text().contains(reason.toHtmlEscaped()));
+    QVERIFY(!runAndWait(window_.get()));
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("failed")), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->isRunning());
+    // Back to a variant that runs: the next run works.
+    chooseVariant(GrowVariant{});
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->result());
+}
+
+void ExplorerTest::corruptionViewMarksDifferingPixels()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    GrowVariant broken;
+    broken.collectives = Collectives::LocalNoBarrier;
+    chooseVariant(broken);
+    window_->setCorruptionView(true);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->diff() != nullptr, 120000);
+    const ResultDiff diff = compareResults(*window_->reference(), *window_->result());
+    QCOMPARE(window_->diff()->differingPixels, diff.differingPixels);
+    // At the last frame every differing pixel is magenta, and only those.
+    const QImage picture = window_->currentPicture().convertToFormat(QImage::Format_RGB32);
+    uint64_t magenta = 0;
+    for (int y = 0; y < picture.height(); ++y)
+        for (int x = 0; x < picture.width(); ++x)
+            magenta += picture.pixel(x, y) == qRgb(255, 0, 255) ? 1 : 0;
+    QCOMPARE(magenta, diff.differingPixels);
+    const QString label = child<QLabel>(window_.get(), "diffLabel")->text();
+    if (diff.differingPixels > 0) {
+        QVERIFY2(label.contains(QStringLiteral("first at iteration %1").arg(diff.firstDifferingIteration)), qPrintable(label));
+        QVERIFY(label.contains(QStringLiteral("%")));
+    } else {
+        QVERIFY2(label.contains(QStringLiteral("no pixel differs")), qPrintable(label));
+    }
+    // A correct variant on the same inputs: nothing differs.
+    chooseVariant(GrowVariant{});
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->diff() != nullptr, 120000);
+    QCOMPARE(window_->diff()->differingPixels, uint64_t(0));
+    QVERIFY(child<QLabel>(window_.get(), "diffLabel")->text().contains(QStringLiteral("no pixel differs")));
+    window_->setCorruptionView(false);
+    QVERIFY(child<QLabel>(window_.get(), "diffLabel")->text().contains(QStringLiteral("off")));
+}
+
+void ExplorerTest::keptRunsAreComparedSideBySide()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    GrowVariant sync;
+    sync.driver = Driver::HostSync;
+    chooseVariant(sync);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    child<QAction>(window_.get(), "keepAction")->trigger();
+    TimingPanel* timing = window_->timingPanel();
+    QCOMPARE(timing->keptRunCount(), 1);
+    GrowVariant batched;
+    batched.driver = Driver::HostBatched;
+    chooseVariant(batched);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    const auto runs = timing->shownRuns();
+    QCOMPARE(runs.size(), size_t(2));
+    QVERIFY(runs[0].label.contains(QStringLiteral("host-sync")));
+    QVERIFY(runs[1].label.contains(QStringLiteral("host-batched")));
+    // Per kernel: one bar series per run, grouped.
+    QCustomPlot* kernels = timing->plot(TimingPanel::PerKernel);
+    QCOMPARE(kernels->plottableCount(), 2);
+    QVERIFY(qobject_cast<QCPBars*>(kernels->plottable(0))->barsGroup() != nullptr);
+    // The timeline has a bar per measured command of both runs.
+    auto* timeline = qobject_cast<TimelineBars*>(timing->plot(TimingPanel::Timeline)->plottable(0));
+    QVERIFY(timeline);
+    size_t measured = 0;
+    for (const RunEntry& run : runs)
+        for (const TimingRecord& record : run.result->timings)
+            measured += record.measured ? 1 : 0;
+    QCOMPARE(timeline->segments().size(), measured);
+    // Unchecking the kept run leaves the last run alone in the charts.
+    auto* list = child<QListWidget>(window_.get(), "keptRunsList");
+    list->item(0)->setCheckState(Qt::Unchecked);
+    QCOMPARE(timing->shownRuns().size(), size_t(1));
+    QCOMPARE(kernels->plottableCount(), 1);
+}
+
+QTEST_MAIN(ExplorerTest)
+#include "ExplorerTest.moc"
