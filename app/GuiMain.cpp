@@ -1,6 +1,7 @@
 // main of rgx, the explorer: parses the command line, opens the main window
 // and, when asked, an image, seeds, a session, a device and a variant.
 #include "MainWindow.h"
+#include "TimingPanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -36,12 +37,21 @@ int main(int argc, char* argv[])
     const QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open a bundled sample (coins, astronaut)."),
                                     QStringLiteral("NAME"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run once the devices are listed."));
+    const QCommandLineOption differences(QStringLiteral("show-differences"),
+                                         QStringLiteral("Start in the corruption view (differences from the CPU reference)."));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("After the first run, keep it and run again with variant V, "
+                                                    "so that the timing charts compare the two."),
+                                     QStringLiteral("V"));
+    const QCommandLineOption chart(QStringLiteral("chart"),
+                                   QStringLiteral("Show the timing chart NAME enlarged: per-iteration, per-kernel or timeline."),
+                                   QStringLiteral("NAME"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("After the first run, save the window as FILE (PNG) and quit."),
+                                        QStringLiteral("After the runs, save the window as FILE (PNG) and quit."),
                                         QStringLiteral("FILE"));
     const QCommandLineOption fresh(QStringLiteral("no-settings"),
                                    QStringLiteral("Start with default choices and window layout, and save none."));
-    parser.addOptions({seedsFile, device, variant, sample, run, screenshot, fresh});
+    parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, fresh});
     parser.process(app);
 
     rgx::ui::MainWindowOptions options;
@@ -51,39 +61,67 @@ int main(int argc, char* argv[])
     window.show();
 
     // Problems with these arguments show in the window like any other error.
+    // The variant and the view come first: opening a sample runs it at once.
+    if (parser.isSet(variant))
+        window.setVariantText(parser.value(variant));
+    if (parser.isSet(differences))
+        window.setCorruptionView(true);
+    if (parser.isSet(chart)) {
+        const QString name = parser.value(chart);
+        const auto which = name == QLatin1String("per-kernel") ? rgx::ui::TimingPanel::PerKernel
+                           : name == QLatin1String("timeline") ? rgx::ui::TimingPanel::Timeline
+                                                               : rgx::ui::TimingPanel::PerIteration;
+        window.showTimingChart(which);
+    }
     bool opened = false;
+    bool running = false;
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
         const QString file = files.first();
         opened = QFileInfo(file).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0
                      ? window.openSession(file)
                      : window.openImage(file);
+        if (opened && parser.isSet(seedsFile))
+            window.importSeeds(parser.value(seedsFile));
+        if (opened && (parser.isSet(run) || parser.isSet(screenshot) || parser.isSet(compare))) {
+            window.runNow();
+            running = true;
+        }
     } else if (parser.isSet(sample)) {
         opened = window.openSample(parser.value(sample));
+        running = opened; // a sample runs as soon as it is open
     }
-    if (opened && parser.isSet(seedsFile))
-        window.importSeeds(parser.value(seedsFile));
-    if (parser.isSet(variant))
-        window.setVariantText(parser.value(variant));
 
-    const bool wantsScreenshot = parser.isSet(screenshot);
-    if ((parser.isSet(run) || wantsScreenshot) && opened && !parser.isSet(sample))
-        window.runNow();
-    if (wantsScreenshot) {
-        const QString path = parser.value(screenshot);
-        auto save = [&window, path] {
-            // Let the charts and the view finish painting first.
-            QTimer::singleShot(500, &window, [&window, path] {
-                const bool saved = window.grab().save(path, "PNG");
-                std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save",
-                             qPrintable(path));
-                QApplication::exit(saved ? 0 : 1);
-            });
-        };
-        QObject::connect(&window, &rgx::ui::MainWindow::runFinished, &window, save);
-        QObject::connect(&window, &rgx::ui::MainWindow::runFailed, &window, save);
-        if (!opened)
-            save();
-    }
+    // The second run of --compare starts when the first is done.
+    int runsLeft = running ? (parser.isSet(compare) ? 2 : 1) : 0;
+    const QString compareVariant = parser.value(compare);
+    const QString screenshotPath = parser.value(screenshot);
+    auto takeScreenshot = [&window, screenshotPath] {
+        // Let the charts and the view finish painting first.
+        QTimer::singleShot(700, &window, [&window, screenshotPath] {
+            const bool saved = window.grab().save(screenshotPath, "PNG");
+            std::fprintf(saved ? stdout : stderr, "%s %s\n", saved ? "saved" : "could not save",
+                         qPrintable(screenshotPath));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    };
+    auto afterRun = [&](bool succeeded) {
+        if (runsLeft <= 0)
+            return;
+        --runsLeft;
+        if (succeeded && runsLeft == 1) {
+            window.keepRun();
+            window.setVariantText(compareVariant);
+            window.runNow();
+            return;
+        }
+        runsLeft = 0;
+        if (!screenshotPath.isEmpty())
+            takeScreenshot();
+    };
+    QObject::connect(&window, &rgx::ui::MainWindow::runFinished, &window, [&] { afterRun(true); });
+    QObject::connect(&window, &rgx::ui::MainWindow::runFailed, &window, [&] { afterRun(false); });
+    if (!screenshotPath.isEmpty() && runsLeft == 0)
+        takeScreenshot();
     return app.exec();
 }

@@ -193,9 +193,11 @@ void MainWindow::createDocks()
 
     devicePanel_ = new DevicePanel;
     parameters_ = new ParametersPanel;
-    auto* devicesDock = addDock("devicesDock", QStringLiteral("Device & variant"), scrollable(devicePanel_), Qt::LeftDockWidgetArea);
+    auto* devicesDock = addDock("devicesDock", QStringLiteral("Device and variant"), scrollable(devicePanel_), Qt::LeftDockWidgetArea);
     auto* parametersDock = addDock("parametersDock", QStringLiteral("Parameters"), scrollable(parameters_), Qt::LeftDockWidgetArea);
-    splitDockWidget(devicesDock, parametersDock, Qt::Vertical);
+    // Tabs, so that each panel gets the full height and nothing needs scrolling.
+    tabifyDockWidget(devicesDock, parametersDock);
+    devicesDock->raise();
 
     auto* seedsWidget = new QWidget;
     auto* seedsLayout = new QVBoxLayout(seedsWidget);
@@ -233,7 +235,7 @@ void MainWindow::createDocks()
     auto* seedsDock = addDock("seedsDock", QStringLiteral("Seeds"), seedsWidget, Qt::RightDockWidgetArea);
 
     playback_ = new PlaybackPanel;
-    auto* playbackDock = addDock("playbackDock", QStringLiteral("Playback & display"), scrollable(playback_), Qt::RightDockWidgetArea);
+    auto* playbackDock = addDock("playbackDock", QStringLiteral("Playback and display"), scrollable(playback_), Qt::RightDockWidgetArea);
     splitDockWidget(seedsDock, playbackDock, Qt::Vertical);
 
     timing_ = new TimingPanel;
@@ -242,7 +244,7 @@ void MainWindow::createDocks()
     auto* logDock = addDock("logDock", QStringLiteral("Log"), log_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(timingsDock, logDock);
     timingsDock->raise();
-    resizeDocks({devicesDock, seedsDock}, {340, 320}, Qt::Horizontal);
+    resizeDocks({devicesDock, seedsDock}, {400, 330}, Qt::Horizontal);
     resizeDocks({timingsDock}, {300}, Qt::Vertical);
 }
 
@@ -1030,6 +1032,16 @@ void MainWindow::setCorruptionView(bool on)
     refreshPicture();
 }
 
+void MainWindow::showTimingChart(TimingPanel::Chart chart)
+{
+    timing_->showChart(chart);
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("timingsDock"))) {
+        dock->show();
+        dock->raise();
+        resizeDocks({dock}, {int(height() * 0.45)}, Qt::Vertical);
+    }
+}
+
 void MainWindow::requestReferenceIfNeeded()
 {
     if (!corruptionAction_->isChecked() || !result_ || diff_ || referencePending_)
@@ -1079,8 +1091,12 @@ QImage MainWindow::diffPicture(uint32_t frame) const
             uint32_t when = result_->stamps[p];
             if (reference_ && p < reference_->stamps.size())
                 when = std::min(when, reference_->stamps[p]);
-            if (lastFrame || when <= frame)
-                line[x] = qRgb(255, 0, 255);
+            // Mostly magenta, with a little of the image left, so that even a
+            // region that is wrong everywhere still shows where it lies.
+            if (lastFrame || when <= frame) {
+                const QRgb original = displayImage_.pixel(x, y);
+                line[x] = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
+            }
         }
     }
     return picture;

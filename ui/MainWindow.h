@@ -7,6 +7,7 @@
 #include "Image.h"
 #include "Result.h"
 #include "SeedSet.h"
+#include "TimingPanel.h"
 #include <QCache>
 #include <QImage>
 #include <QMainWindow>
@@ -29,7 +30,6 @@ class LogPanel;
 class ParametersPanel;
 class PlaybackPanel;
 class SeedTableModel;
-class TimingPanel;
 
 struct MainWindowOptions {
     QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
@@ -84,6 +84,8 @@ public slots:
     void cancelRun();
     void keepRun();
     void setCorruptionView(bool on);
+    // Raises the timings panel, enlarged, on one chart.
+    void showTimingChart(rgx::ui::TimingPanel::Chart chart);
 
 signals:
     void devicesListed();

@@ -370,7 +370,7 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
         }
     }
     plot->xAxis->setLabel(QStringLiteral("Iteration"));
-    plot->yAxis->setLabel(QStringLiteral("Kernel time per iteration (%1)").arg(unit.symbol));
+    plot->yAxis->setLabel(QStringLiteral("Time (%1)").arg(unit.symbol));
     titleOf(plot)->setText(runs.size() > 1
                                ? QStringLiteral("Kernel time per iteration, stacked by kernel; runs side by side (left to right as listed)")
                                : QStringLiteral("Kernel time per iteration, stacked by kernel"));
@@ -386,33 +386,80 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
     plot->replot();
 }
 
+namespace {
+
+// One bar of the per-kernel chart: a kernel, or all copies in one direction
+// (a dozen small transfers would otherwise crowd out the kernels).
+struct KernelCategory {
+    QString name;
+    uint64_t totalNs = 0;
+    int commands = 0;
+    QStringList parts;
+};
+
+QString categoryOf(const std::string& kernel)
+{
+    if (kernel.rfind("write:", 0) == 0)
+        return QStringLiteral("copies to device");
+    if (kernel.rfind("read:", 0) == 0)
+        return QStringLiteral("copies to host");
+    return QString::fromStdString(kernel);
+}
+
+std::vector<KernelCategory> categoriesOf(const std::vector<TimingRecord>& records)
+{
+    std::vector<KernelCategory> categories;
+    for (const KernelTotal& total : kernelTotals(records)) {
+        const QString name = categoryOf(total.kernel);
+        auto found = std::find_if(categories.begin(), categories.end(),
+                                  [&](const KernelCategory& c) { return c.name == name; });
+        if (found == categories.end()) {
+            categories.push_back({name, 0, 0, {}});
+            found = categories.end() - 1;
+        }
+        found->totalNs += total.totalNs;
+        found->commands += total.launches;
+        found->parts << QStringLiteral("%1 (%2 stage): %3 x, %4")
+                            .arg(QString::fromStdString(total.kernel), QString::fromStdString(total.stage))
+                            .arg(total.launches)
+                            .arg(formatDuration(double(total.totalNs)));
+    }
+    return categories;
+}
+
+} // namespace
+
 void TimingPanel::buildPerKernel(const std::vector<RunEntry>& runs)
 {
     QCustomPlot* plot = kernelPlot_;
     plot->clearPlottables();
     qDeleteAll(plot->findChildren<QCPBarsGroup*>());
-    // Categories: every (stage, kernel) of any shown run, then the idle time.
-    std::vector<std::pair<std::string, std::string>> categories;
-    std::vector<std::vector<KernelTotal>> totals;
+    // Categories: the kernels and copies of any shown run, then the idle time.
+    QStringList names;
+    std::vector<std::vector<KernelCategory>> perRun;
     double largest = 0;
     for (const RunEntry& run : runs) {
-        totals.push_back(kernelTotals(run.result->timings));
-        for (const KernelTotal& total : totals.back()) {
-            const auto key = std::make_pair(total.stage, total.kernel);
-            if (std::find(categories.begin(), categories.end(), key) == categories.end())
-                categories.push_back(key);
-            largest = std::max(largest, double(total.totalNs));
+        perRun.push_back(categoriesOf(run.result->timings));
+        for (const KernelCategory& category : perRun.back()) {
+            if (!names.contains(category.name))
+                names << category.name;
+            largest = std::max(largest, double(category.totalNs));
         }
         largest = std::max(largest, double(summarizeTimeline(run.result->timings).gapNs));
     }
+    // Copies first and last, as they happen.
+    const QString toDevice = QStringLiteral("copies to device"), toHost = QStringLiteral("copies to host");
+    if (names.removeAll(toDevice))
+        names.prepend(toDevice);
+    if (names.removeAll(toHost))
+        names.append(toHost);
+    names.append(QStringLiteral("idle gaps"));
     const TimeUnit unit = timeUnitFor(largest);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (size_t c = 0; c < categories.size(); ++c)
-        ticker->addTick(double(c + 1), text(categories[c].second));
-    const double gapsKey = double(categories.size() + 1);
-    ticker->addTick(gapsKey, QStringLiteral("idle gaps\n(between commands)"));
+    for (int c = 0; c < names.size(); ++c)
+        ticker->addTick(double(c + 1), names[c]);
     plot->xAxis->setTicker(ticker);
-    plot->xAxis->setTickLabelRotation(categories.size() > 4 ? 30 : 0);
+    plot->xAxis->setTickLabelRotation(names.size() > 7 ? 25 : 0);
     plot->xAxis->setSubTicks(false);
     plot->xAxis->setTickLength(0, 4);
 
@@ -427,20 +474,21 @@ void TimingPanel::buildPerKernel(const std::vector<RunEntry>& runs)
         bars->setPen(QPen(colour.darker(130)));
         QVector<double> keys, values;
         QStringList tips;
-        for (size_t c = 0; c < categories.size(); ++c) {
-            for (const KernelTotal& total : totals[r]) {
-                if (total.stage == categories[c].first && total.kernel == categories[c].second) {
-                    keys << double(c + 1);
-                    values << double(total.totalNs) / unit.nanoseconds;
-                    tips << QStringLiteral("%1 (%2 stage): %3 launches, %4 in total")
-                                .arg(text(total.kernel), text(total.stage))
-                                .arg(total.launches)
-                                .arg(formatDuration(double(total.totalNs)));
-                }
+        for (int c = 0; c + 1 < names.size(); ++c) {
+            for (const KernelCategory& category : perRun[r]) {
+                if (category.name != names[c])
+                    continue;
+                keys << double(c + 1);
+                values << double(category.totalNs) / unit.nanoseconds;
+                tips << QStringLiteral("%1: %2 commands, %3 in total\n%4")
+                            .arg(category.name)
+                            .arg(category.commands)
+                            .arg(formatDuration(double(category.totalNs)))
+                            .arg(category.parts.join(QLatin1Char('\n')));
             }
         }
         const TimelineSummary summary = summarizeTimeline(runs[r].result->timings);
-        keys << gapsKey;
+        keys << double(names.size());
         values << double(summary.gapNs) / unit.nanoseconds;
         tips << QStringLiteral("Idle time between commands: %1 of a %2 span (host overhead)")
                     .arg(formatDuration(double(summary.gapNs)), formatDuration(double(summary.spanNs)));
@@ -452,7 +500,7 @@ void TimingPanel::buildPerKernel(const std::vector<RunEntry>& runs)
     }
     plot->xAxis->setLabel(QString());
     plot->yAxis->setLabel(QStringLiteral("Total time (%1)").arg(unit.symbol));
-    plot->xAxis->setRange(0.4, gapsKey + 0.6);
+    plot->xAxis->setRange(0.4, double(names.size()) + 0.6);
     plot->yAxis->setRange(0, largest > 0 ? largest / unit.nanoseconds * 1.1 : 1.0);
     plot->legend->setVisible(!runs.empty());
     plot->replot();
@@ -483,23 +531,24 @@ void TimingPanel::buildTimeline(const std::vector<RunEntry>& runs)
         for (const TimingRecord& record : records)
             if (record.queued && record.queued < origin)
                 origin = record.queued;
-        std::vector<std::string> rows;
+        // One row per kernel, and one per direction of copies (as in the per-kernel chart).
+        QStringList rows;
         for (const TimingRecord& record : records)
-            if (std::find(rows.begin(), rows.end(), record.kernel) == rows.end())
-                rows.push_back(record.kernel);
-        for (size_t k = 0; k < rows.size(); ++k)
-            ticker->addTick(row + double(k), QStringLiteral("#%1 %2").arg(runs[r].number).arg(text(rows[k])));
+            if (!rows.contains(categoryOf(record.kernel)))
+                rows << categoryOf(record.kernel);
+        for (int k = 0; k < rows.size(); ++k)
+            ticker->addTick(row + double(k), QStringLiteral("#%1 %2").arg(runs[r].number).arg(rows[k]));
         for (const TimingRecord& record : records) {
             if (!record.measured)
                 continue;
-            const double rowOf = row + double(std::find(rows.begin(), rows.end(), record.kernel) - rows.begin());
+            const double rowOf = row + double(rows.indexOf(categoryOf(record.kernel)));
             const double start = double(record.start - origin) / unit.nanoseconds;
             const double end = double(record.end - origin) / unit.nanoseconds;
             TimelineBars::Segment segment;
             segment.row = rowOf;
             segment.start = start;
             segment.end = std::max(start, end);
-            segment.colour = colours.colour(text(record.kernel));
+            segment.colour = colours.colour(categoryOf(record.kernel));
             segment.toolTip = QStringLiteral("%1\n%2 (%3 stage)%4\nqueued at %5, start %6, end %7\nduration %8, waited %9 from queued to start")
                                   .arg(shortLabel(runs[r]), text(record.kernel), text(record.stage))
                                   .arg(record.iteration >= 0 ? QStringLiteral(", iteration %1").arg(record.iteration) : QString())
