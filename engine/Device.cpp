@@ -321,4 +321,18 @@ ComputeDevice::ComputeDevice(const DeviceInfo& info) : info_(info)
     }
 }
 
+cl::DeviceCommandQueue& ComputeDevice::deviceQueue()
+{
+    if (deviceQueue_() == nullptr) {
+        try {
+            deviceQueue_ = cl::DeviceCommandQueue::makeDefault(context_, device_);
+        } catch (const cl::Error& error) {
+            throw OpenClError("cannot create the on-device queue of " + info_.name + ": " +
+                                  openClErrorName(error.err()),
+                              error.err());
+        }
+    }
+    return deviceQueue_;
+}
+
 } // namespace rgx

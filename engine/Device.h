@@ -65,12 +65,16 @@ public:
     cl::Device& device() { return device_; }
     cl::CommandQueue& queue() { return queue_; }
     ProgramCache& programs() { return programs_; }
+    // The default on-device queue that device-side enqueue needs, made on
+    // first use (throws OpenClError where the device has none).
+    cl::DeviceCommandQueue& deviceQueue();
 
 private:
     DeviceInfo info_;
     cl::Device device_;
     cl::Context context_;
     cl::CommandQueue queue_;
+    cl::DeviceCommandQueue deviceQueue_;
     ProgramCache programs_;
 };
 

@@ -170,11 +170,6 @@ std::optional<std::string> whyUnavailable(const GrowVariant& variant, const Devi
     if (variant.driver == Driver::DeviceEnqueue && !device.deviceEnqueue)
         return "needs device-side enqueue (OpenCL C 2.0, or the 3.0 feature "
                "__opencl_c_device_enqueue); " + has;
-    if (variant.driver == Driver::DeviceEnqueue)
-        return "device-side enqueue is not implemented in this version of RGX yet";
-    if (variant.collectives == Collectives::Builtin || variant.collectives == Collectives::Subgroup)
-        return "the " + collectivesName(variant.collectives) +
-               " collectives are not implemented in this version of RGX yet";
     return std::nullopt;
 }
 

@@ -133,6 +133,10 @@ inline uint wg_broadcast_first(uint value, __local uint* scratch)
 
 #elif RGX_COLLECTIVES == RGX_COLLECTIVES_SUBGROUP
 
+#if defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+
 // Subgroup operations inside each subgroup, then one value per subgroup
 // combined through local memory.
 inline uint wg_scan_exclusive(uint value, __local uint* scratch, uint* total)

@@ -42,11 +42,11 @@ __constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 // M_k = floor(sum_k * 256 / count_k) for every region, from the sums as they
 // stood at the end of the previous iteration. Also clears the counter the
 // coming grow launch accumulates into (it last held iteration - 2).
-__kernel void update_means(const uint iteration, const uint region_total,
-                           __global const uint* region_count,
-                           __global const uint* region_sum,
-                           __global ulong* means,
-                           __global uint* counters)
+inline void update_means_step(const uint iteration, const uint region_total,
+                              __global const uint* region_count,
+                              __global const uint* region_sum,
+                              __global ulong* means,
+                              __global uint* counters)
 {
     const uint k = get_global_id(0);
     if (k == 0)
@@ -56,6 +56,15 @@ __kernel void update_means(const uint iteration, const uint region_total,
         uint count = max(region_count[k], 1u);
         means[k] = (sum << 8) / (ulong)count;
     }
+}
+
+__kernel void update_means(const uint iteration, const uint region_total,
+                           __global const uint* region_count,
+                           __global const uint* region_sum,
+                           __global ulong* means,
+                           __global uint* counters)
+{
+    update_means_step(iteration, region_total, region_count, region_sum, means, counters);
 }
 
 // The decision of SPEC.md step 4 for a pixel of luma `value` among the
@@ -170,8 +179,7 @@ inline uint reserve_slots(uint count, volatile __global uint* counter, __local u
 // compare-and-swap so that exactly one work-item decides it; neighbours'
 // stamps are read atomically because other work-items change them in this
 // launch (labels are read only where the stamp is <= i-1, i.e. settled).
-__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
-void grow_queue(const uint iteration, const int width, const int height,
+inline void grow_queue_step(const uint iteration, const int width, const int height,
                 __global const uint* frontier,
                 __global uint* next_frontier,
                 __global const ushort* luma,
@@ -183,9 +191,9 @@ void grow_queue(const uint iteration, const int width, const int height,
                 volatile __global uint* region_count,
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
-                const ulong threshold, const uint lower, const uint upper)
+                const ulong threshold, const uint lower, const uint upper,
+                __local uint* scratch)
 {
-    __local uint scratch[RGX_SCRATCH_SIZE];
     const uint pixel_count = (uint)width * (uint)height;
     const uint frontier_size = min(counters[(iteration - 1) & 1], pixel_count);
     const uint lid = get_local_id(0);
@@ -253,8 +261,10 @@ void grow_queue(const uint iteration, const int width, const int height,
 // Sweep frontier: one work-item per pixel; reads the state of iteration i-1
 // from stamps_in/labels_in and writes iteration i to stamps_out/labels_out
 // (every pixel, so the two buffers can swap roles next iteration).
-__kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
-void grow_sweep(const uint iteration, const int width, const int height,
+#define TILE_PITCH (RGX_TILE_W + 2)
+#define TILE_WORDS (TILE_PITCH * (RGX_TILE_H + 2))
+
+inline void grow_sweep_step(const uint iteration, const int width, const int height,
                 __global const uint* stamps_in,
                 __global const ushort* labels_in,
                 __global uint* stamps_out,
@@ -266,13 +276,9 @@ void grow_sweep(const uint iteration, const int width, const int height,
                 volatile __global uint* region_count,
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
-                const ulong threshold, const uint lower, const uint upper)
+                const ulong threshold, const uint lower, const uint upper,
+                __local uint* scratch, __local uint* tile)
 {
-    __local uint scratch[RGX_SCRATCH_SIZE];
-#if RGX_TILE == RGX_TILE_ASYNC
-    #define TILE_PITCH (RGX_TILE_W + 2)
-    __local uint tile[TILE_PITCH * (RGX_TILE_H + 2)];
-#endif
     // Growth already stopped (a batch ran past the end): nothing can be a
     // candidate, the launch only copies the state through.
     const bool growing = counters[(iteration - 1) & 1] != 0;
@@ -307,6 +313,7 @@ void grow_sweep(const uint iteration, const int width, const int height,
     #define NEIGHBOUR_STAMP(dx, dy) tile[(ly + (dy)) * TILE_PITCH + lx + (dx)]
     #define NEIGHBOUR_LABEL(dx, dy) tile_labels[(ly + (dy)) * TILE_PITCH + lx + (dx)]
 #else
+    (void)tile;
     #define NEIGHBOUR_STAMP(dx, dy) stamps_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
     #define NEIGHBOUR_LABEL(dx, dy) labels_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
 #endif
@@ -376,3 +383,129 @@ void grow_sweep(const uint iteration, const int width, const int height,
     accumulate_regions(accepted_region, accepted_luma, accepted, region_total, region_count,
                        region_sum, scratch);
 }
+
+// The kernels the host launches: the steps above with their local memory.
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void grow_queue(const uint iteration, const int width, const int height,
+                __global const uint* frontier,
+                __global uint* next_frontier,
+                __global const ushort* luma,
+                __global ushort* labels,
+                volatile __global uint* stamps,
+                __global const ulong* means,
+                __global const uint* seed_luma,
+                const uint region_total,
+                volatile __global uint* region_count,
+                volatile __global uint* region_sum,
+                volatile __global uint* counters,
+                const ulong threshold, const uint lower, const uint upper)
+{
+    __local uint scratch[RGX_SCRATCH_SIZE];
+    grow_queue_step(iteration, width, height, frontier, next_frontier, luma, labels, stamps, means,
+                    seed_luma, region_total, region_count, region_sum, counters, threshold, lower,
+                    upper, scratch);
+}
+
+__kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
+void grow_sweep(const uint iteration, const int width, const int height,
+                __global const uint* stamps_in,
+                __global const ushort* labels_in,
+                __global uint* stamps_out,
+                __global ushort* labels_out,
+                __global const ushort* luma,
+                __global const ulong* means,
+                __global const uint* seed_luma,
+                const uint region_total,
+                volatile __global uint* region_count,
+                volatile __global uint* region_sum,
+                volatile __global uint* counters,
+                const ulong threshold, const uint lower, const uint upper)
+{
+    __local uint scratch[RGX_SCRATCH_SIZE];
+#if RGX_TILE == RGX_TILE_ASYNC
+    __local uint tile[TILE_WORDS];
+#else
+    __local uint* tile = 0; // direct loads: no tile in local memory
+#endif
+    grow_sweep_step(iteration, width, height, stamps_in, labels_in, stamps_out, labels_out, luma,
+                    means, seed_luma, region_total, region_count, region_sum, counters, threshold,
+                    lower, upper, scratch, tile);
+}
+
+#if RGX_DEVICE_ENQUEUE
+// Driver device-enqueue (OpenCL 2.0): the host launches grow_chain once; each
+// scheduling step runs as a single work-item after the previous iteration's
+// grow kernel has completed (an event dependency, never a barrier across
+// work-groups), reads the accepted count that kernel left, and enqueues
+// update_means -> grow -> the next scheduling step on the default device
+// queue. counters[3] records the last iteration launched, for the host.
+#define COUNTER_LAST_LAUNCHED 3
+
+#define CHAIN_PARAMETERS                                                                       \
+    const uint iteration, const uint cap, const uint max_groups, const int width,             \
+        const int height, __global uint* frontier_a, __global uint* frontier_b,               \
+        __global const ushort* luma, __global ushort* labels_a, __global ushort* labels_b,    \
+        __global uint* stamps_a, __global uint* stamps_b, __global ulong* means,              \
+        __global const uint* seed_luma, const uint region_total, __global uint* region_count, \
+        __global uint* region_sum, __global uint* counters, const ulong threshold,            \
+        const uint lower, const uint upper
+#define CHAIN_ARGUMENTS(next)                                                                  \
+    (next), cap, max_groups, width, height, frontier_a, frontier_b, luma, labels_a, labels_b, \
+        stamps_a, stamps_b, means, seed_luma, region_total, region_count, region_sum,         \
+        counters, threshold, lower, upper
+
+void schedule_iteration(CHAIN_PARAMETERS)
+{
+    const uint previous_accepted = counters[(iteration - 1) & 1];
+    if (iteration > cap || previous_accepted == 0)
+        return;
+    counters[COUNTER_LAST_LAUNCHED] = iteration;
+    queue_t queue = get_default_queue();
+    clk_event_t means_done;
+    clk_event_t grow_done;
+
+    const size_t region_items = ((region_total + 63) / 64) * 64;
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(region_items), 0, NULL, &means_done,
+                   ^{ update_means_step(iteration, region_total, region_count, region_sum, means,
+                                        counters); });
+    const bool odd = (iteration & 1) != 0;
+#if RGX_FRONTIER_SWEEP
+    const size_t tiles_x = (size_t)((width + RGX_TILE_W - 1) / RGX_TILE_W) * RGX_TILE_W;
+    const size_t tiles_y = (size_t)((height + RGX_TILE_H - 1) / RGX_TILE_H) * RGX_TILE_H;
+    const size_t global_size[2] = {tiles_x, tiles_y};
+    const size_t local_size[2] = {RGX_TILE_W, RGX_TILE_H};
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(global_size, local_size), 1,
+                   &means_done, &grow_done,
+                   ^(local void* scratch, local void* tile) {
+                       grow_sweep_step(iteration, width, height, odd ? stamps_a : stamps_b,
+                                       odd ? labels_a : labels_b, odd ? stamps_b : stamps_a,
+                                       odd ? labels_b : labels_a, luma, means, seed_luma,
+                                       region_total, region_count, region_sum, counters,
+                                       threshold, lower, upper, (local uint*)scratch,
+                                       (local uint*)tile);
+                   },
+                   (uint)(RGX_SCRATCH_SIZE * sizeof(uint)), (uint)(TILE_WORDS * sizeof(uint)));
+#else
+    const uint needed = (min(previous_accepted, (uint)width * (uint)height) + RGX_WG_SIZE - 1) / RGX_WG_SIZE;
+    const size_t groups = max(1u, min(needed, max_groups));
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(groups * RGX_WG_SIZE, RGX_WG_SIZE), 1,
+                   &means_done, &grow_done,
+                   ^(local void* scratch) {
+                       grow_queue_step(iteration, width, height, odd ? frontier_a : frontier_b,
+                                       odd ? frontier_b : frontier_a, luma, labels_a, stamps_a,
+                                       means, seed_luma, region_total, region_count, region_sum,
+                                       counters, threshold, lower, upper, (local uint*)scratch);
+                   },
+                   (uint)(RGX_SCRATCH_SIZE * sizeof(uint)));
+#endif
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &grow_done, NULL,
+                   ^{ schedule_iteration(CHAIN_ARGUMENTS(iteration + 1)); });
+    release_event(means_done);
+    release_event(grow_done);
+}
+
+__kernel void grow_chain(CHAIN_PARAMETERS)
+{
+    schedule_iteration(CHAIN_ARGUMENTS(iteration));
+}
+#endif

@@ -13,7 +13,7 @@ namespace rgx {
 namespace {
 
 constexpr const char* programFile = "region_growing.cl";
-constexpr uint32_t counterSlots = 3; // accepted[parity 0], accepted[parity 1], overflow
+constexpr uint32_t counterSlots = 4; // accepted[parity 0], accepted[parity 1], overflow, last launched
 
 size_t largestPowerOfTwoAtMost(size_t value)
 {
@@ -37,8 +37,9 @@ struct Geometry {
 std::string buildOptions(const GrowParams& params, const GrowVariant& variant,
                          const DeviceInfo& device, const Geometry& geometry)
 {
+    const bool deviceEnqueue = variant.driver == Driver::DeviceEnqueue;
     const bool needsTwoPointZero = variant.collectives == Collectives::Builtin ||
-                                   variant.collectives == Collectives::Subgroup;
+                                   variant.collectives == Collectives::Subgroup || deviceEnqueue;
     const size_t sweepGroup = geometry.tileWidth * geometry.tileHeight;
     std::ostringstream options;
     options << device.openClCStandardOption(needsTwoPointZero)
@@ -48,6 +49,9 @@ std::string buildOptions(const GrowParams& params, const GrowVariant& variant,
             << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
             << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
             << variant.buildDefines();
+    if (deviceEnqueue)
+        options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP="
+                << (variant.frontier == Frontier::Sweep ? 1 : 0);
     return options.str();
 }
 
@@ -274,6 +278,43 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         uint32_t last = 0; // last iteration enqueued
         uint32_t batch = 4;
         bool finished = false;
+        if (variant.driver == Driver::DeviceEnqueue) {
+            // One launch from the host; the device schedules every iteration
+            // itself. The host can time only the whole chain.
+            device.deviceQueue();
+            cl::Kernel chain(built->program, "grow_chain");
+            int a = 0;
+            chain.setArg(a++, cl_uint(1));
+            chain.setArg(a++, cl_uint(cap));
+            chain.setArg(a++, cl_uint(batchedGroups));
+            chain.setArg(a++, cl_int(width));
+            chain.setArg(a++, cl_int(height));
+            const bool queueFrontier = variant.frontier == Frontier::Queue;
+            chain.setArg(a++, queueFrontier ? frontierBuffers[0] : stampBuffers[0]);
+            chain.setArg(a++, queueFrontier ? frontierBuffers[1] : stampBuffers[0]);
+            chain.setArg(a++, lumaBuffer);
+            chain.setArg(a++, labelBuffers[0]);
+            chain.setArg(a++, queueFrontier ? labelBuffers[0] : labelBuffers[1]);
+            chain.setArg(a++, stampBuffers[0]);
+            chain.setArg(a++, queueFrontier ? stampBuffers[0] : stampBuffers[1]);
+            chain.setArg(a++, meansBuffer);
+            chain.setArg(a++, seedLumaBuffer);
+            chain.setArg(a++, cl_uint(regionTotal));
+            chain.setArg(a++, regionCountBuffer);
+            chain.setArg(a++, regionSumBuffer);
+            chain.setArg(a++, counterBuffer);
+            chain.setArg(a++, threshold);
+            chain.setArg(a++, cl_uint(params.lower));
+            chain.setArg(a++, cl_uint(params.upper));
+            queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
+                                       timings.track("grow", "grow_chain", -1, true));
+            queue.finish();
+            readCounters(0);
+            last = counters[3];
+            finished = last < cap || counters[last & 1] == 0;
+            if (control.progress)
+                control.progress(last, counters[last & 1]);
+        }
         while (!finished && last < cap) {
             deadline.check(last);
             const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);

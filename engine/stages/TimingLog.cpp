@@ -1,11 +1,14 @@
 // Profiling events to timing records.
 #include "TimingLog.h"
 
+#include <algorithm>
+
 namespace rgx {
 
-cl::Event* TimingLog::track(const std::string& stage, const std::string& kernel, int iteration)
+cl::Event* TimingLog::track(const std::string& stage, const std::string& kernel, int iteration,
+                            bool withChildren)
 {
-    entries_.push_back({stage, kernel, iteration, cl::Event()});
+    entries_.push_back({stage, kernel, iteration, withChildren, cl::Event()});
     return &entries_.back().event;
 }
 
@@ -23,6 +26,11 @@ std::vector<TimingRecord> TimingLog::records() const
             record.submit = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>();
             record.start = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             record.end = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+            if (entry.withChildren) {
+                record.end = std::max<uint64_t>(record.end, entry.event.getProfilingInfo<CL_PROFILING_COMMAND_COMPLETE>());
+                record.note = "the whole device-enqueued chain: kernels enqueued by the device are "
+                              "not visible to host profiling";
+            }
         } catch (const cl::Error&) {
             record.measured = false;
             record.note = "the device reported no profiling information for this command";

@@ -13,7 +13,10 @@ namespace rgx {
 class TimingLog {
 public:
     // The event to pass to an enqueue call; it is recorded under these names.
-    cl::Event* track(const std::string& stage, const std::string& kernel, int iteration = -1);
+    // withChildren: the command enqueues kernels on the device; its end is
+    // when they all completed (CL_PROFILING_COMMAND_COMPLETE).
+    cl::Event* track(const std::string& stage, const std::string& kernel, int iteration = -1,
+                     bool withChildren = false);
     // Reads the profiling counters of every tracked event (call after finish()).
     std::vector<TimingRecord> records() const;
 
@@ -22,6 +25,7 @@ private:
         std::string stage;
         std::string kernel;
         int iteration;
+        bool withChildren;
         cl::Event event;
     };
     std::deque<Entry> entries_; // deque: tracked events never move
