@@ -29,6 +29,11 @@ void SeedTableModel::setResult(GrowResultPtr result, const std::vector<Seed>& se
 {
     result_ = std::move(result);
     seedsOfRun_ = seedsOfRun;
+    labelCounts_.assign(result_ ? result_->regions.size() + 1 : 0, 0);
+    if (result_)
+        for (uint16_t label : result_->labels)
+            if (label < labelCounts_.size())
+                ++labelCounts_[label];
     reset();
 }
 
@@ -40,6 +45,12 @@ int SeedTableModel::rowCount(const QModelIndex& parent) const
 int SeedTableModel::columnCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
+}
+
+bool SeedTableModel::hasSize(int row) const
+{
+    return result_ && size_t(row) < seedsOfRun_.size() && seedsOfRun_[size_t(row)] == seeds_->at(row)
+        && size_t(row) < result_->regions.size() && size_t(row) + 1 < labelCounts_.size();
 }
 
 QVariant SeedTableModel::data(const QModelIndex& index, int role) const
@@ -58,9 +69,8 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
                 return int(image_->at(seed.x, seed.y));
             return QStringLiteral("-");
         case RegionSize:
-            if (result_ && size_t(row) < seedsOfRun_.size() && seedsOfRun_[size_t(row)] == seed
-                && size_t(row) < result_->regions.size())
-                return QLocale().toString(qulonglong(result_->regions[size_t(row)].count));
+            if (hasSize(row))
+                return QLocale().toString(qulonglong(labelCounts_[size_t(row) + 1]));
             return QStringLiteral("-");
         default: break;
         }
@@ -69,9 +79,14 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         return regionColour(row + 1);
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && index.column() == RegionSize)
-        return QStringLiteral("Pixels in region %1 after the last run (\"-\": not run since this seed changed)")
-            .arg(row + 1);
+    if (role == Qt::ToolTipRole && index.column() == RegionSize) {
+        QString tip = QStringLiteral("Pixels labelled %1 after the last run (\"-\": not run since this seed changed)")
+                          .arg(row + 1);
+        if (hasSize(row) && result_->regions[size_t(row)].count != labelCounts_[size_t(row) + 1])
+            tip += QStringLiteral("\nThe device's own count for this region says %1: its region sums are corrupt.")
+                       .arg(QLocale().toString(qulonglong(result_->regions[size_t(row)].count)));
+        return tip;
+    }
     return {};
 }
 

@@ -35,11 +35,15 @@ signals:
 
 private:
     void reset();
+    bool hasSize(int row) const;
 
     SeedSet* seeds_;
     std::shared_ptr<const LumaImage> image_;
     GrowResultPtr result_;
     std::vector<Seed> seedsOfRun_;
+    // Pixels per label in the label map: what the picture shows, even when a
+    // wrong-on-purpose variant left the device's own region counts corrupt.
+    std::vector<uint64_t> labelCounts_;
 };
 
 } // namespace rgx::ui

@@ -23,6 +23,11 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QToolTip>
+#include <QUrl>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QDir>
 #include <QProcess>
@@ -36,6 +41,7 @@
 #include <QToolButton>
 #include <QWheelEvent>
 #include <qcustomplot.h>
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -131,6 +137,12 @@ private slots:
     void unavailableVariantFailsWithAMessageAndKeepsWorking();
     void corruptionViewMarksDifferingPixels();
     void keptRunsAreComparedSideBySide();
+    void chartsShowValuesOnHover();
+    void opens16BitGreyAndColourImages();
+    void droppingFilesOpensThem();
+    void seedEditsRunAutomaticallyWhenAsked();
+    void iterationCapStopsTheRunWithANotice();
+    void lastChoicesAreRestored();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -230,7 +242,7 @@ void ExplorerTest::opensBundledSampleFromTheMenuAndRunsIt()
     auto* table = child<QTableView>(window_.get(), "seedTable");
     const QModelIndex size = table->model()->index(0, SeedTableModel::RegionSize);
     QCOMPARE(table->model()->data(size).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
-             QString::number(window_->result()->regions[0].count));
+             QString::number(std::count(window_->result()->labels.begin(), window_->result()->labels.end(), 1)));
 }
 
 void ExplorerTest::seedEditsWithTheMouseAreUndoable()
@@ -807,6 +819,152 @@ void ExplorerTest::keptRunsAreComparedSideBySide()
     list->item(0)->setCheckState(Qt::Unchecked);
     QCOMPARE(timing->shownRuns().size(), size_t(1));
     QCOMPARE(kernels->plottableCount(), 1);
+}
+
+void ExplorerTest::chartsShowValuesOnHover()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    TimingPanel* timing = window_->timingPanel();
+    window_->showTimingChart(TimingPanel::PerKernel);
+    QCustomPlot* plot = timing->plot(TimingPanel::PerKernel);
+    QTRY_VERIFY(plot->isVisible());
+    plot->replot();
+    // The last bar is the idle time between commands.
+    auto* bars = qobject_cast<QCPBars*>(plot->plottable(0));
+    QVERIFY(bars && bars->data()->size() > 0);
+    const auto last = bars->data()->at(bars->data()->size() - 1);
+    const QPoint overBar(int(plot->xAxis->coordToPixel(last->key)), int(plot->yAxis->coordToPixel(last->value / 2)));
+    QTest::mouseMove(plot, overBar);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("Idle time")), qPrintable(QToolTip::text()));
+
+    window_->showTimingChart(TimingPanel::Timeline);
+    QCustomPlot* timelinePlot = timing->plot(TimingPanel::Timeline);
+    QTRY_VERIFY(timelinePlot->isVisible());
+    timelinePlot->replot();
+    auto* timeline = qobject_cast<TimelineBars*>(timelinePlot->plottable(0));
+    const TimelineBars::Segment& first = timeline->segments().front();
+    const QPoint overSegment(int(timelinePlot->xAxis->coordToPixel((first.start + first.end) / 2)),
+                             int(timelinePlot->yAxis->coordToPixel(first.row)));
+    QCOMPARE(timeline->segmentAt(overSegment), 0);
+    QTest::mouseMove(timelinePlot, overSegment);
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("duration")));
+}
+
+void ExplorerTest::opens16BitGreyAndColourImages()
+{
+    // 16-bit grey: luma is the 16-bit value itself.
+    QImage grey(64, 48, QImage::Format_Grayscale16);
+    for (int y = 0; y < grey.height(); ++y) {
+        auto* line = reinterpret_cast<quint16*>(grey.scanLine(y));
+        for (int x = 0; x < grey.width(); ++x)
+            line[x] = quint16(x < 32 ? 1000 : 60000);
+    }
+    const QString greyPath = folder_->filePath(QStringLiteral("grey16.png"));
+    QVERIFY(grey.save(greyPath));
+    QVERIFY(window_->openImage(greyPath));
+    QCOMPARE(window_->luma()->bitDepth, 16);
+    QCOMPARE(window_->luma()->at(40, 10), uint16_t(60000));
+    window_->imageView()->zoomToFit();
+    clickPixel(5, 5);
+    clickPixel(50, 40);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QCOMPARE(window_->result()->labels[size_t(10) * 64 + 10], uint16_t(1));
+    QCOMPARE(window_->result()->labels[size_t(10) * 64 + 60], uint16_t(2));
+    QTest::mouseMove(window_->imageView(), at(40, 10));
+    QTRY_VERIFY(child<QLabel>(window_.get(), "pixelInfo")->text().contains(QStringLiteral("luma 60000  label 2")));
+
+    // 8-bit colour: shown in colour, grown on the luma of SPEC.md.
+    QImage colour(40, 30, QImage::Format_RGB32);
+    colour.fill(qRgb(200, 30, 60));
+    const QString colourPath = folder_->filePath(QStringLiteral("colour.png"));
+    QVERIFY(colour.save(colourPath));
+    QVERIFY(window_->openImage(colourPath));
+    QVERIFY(window_->luma()->colour);
+    QCOMPARE(window_->luma()->at(0, 0), uint16_t((77 * 200 + 150 * 30 + 29 * 60 + 128) >> 8));
+    QCOMPARE(window_->currentPicture().pixel(3, 3), qRgb(200, 30, 60));
+}
+
+void ExplorerTest::droppingFilesOpensThem()
+{
+    auto drop = [&](const QString& path) {
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(path)});
+        const QPoint where = window_->imageView()->geometry().center();
+        QDragEnterEvent enter(where, Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(window_.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent dropEvent(QPointF(where), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(window_.get(), &dropEvent);
+    };
+    drop(sample("coins.png"));
+    QTRY_COMPARE(window_->imagePath(), QFileInfo(sample("coins.png")).absoluteFilePath());
+    // A seed file dropped on an open image imports its seeds.
+    drop(sample("coins.seeds"));
+    QTRY_COMPARE(window_->seeds().size(), readSeedsFile(sample("coins.seeds")).size());
+    // The file is now among the recent files.
+    QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(window_->imagePath()));
+}
+
+void ExplorerTest::seedEditsRunAutomaticallyWhenAsked()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    child<QCheckBox>(window_.get(), "autoRunCheck")->setChecked(true);
+    QVERIFY(child<QAction>(window_.get(), "autoRunAction")->isChecked());
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    clickPixel(100, 100);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+    QCOMPARE(window_->result()->regions.size(), size_t(1));
+    clickPixel(300, 200);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 120000);
+    QCOMPARE(window_->result()->regions.size(), size_t(2));
+    // Undo counts as an edit too.
+    QTest::keyClick(window_->imageView(), Qt::Key_Z, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 120000);
+    QCOMPARE(window_->result()->regions.size(), size_t(1));
+}
+
+void ExplorerTest::iterationCapStopsTheRunWithANotice()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    child<QSpinBox>(window_.get(), "iterationCapSpin")->setValue(5);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->result()->stoppedAtCap);
+    QCOMPARE(window_->result()->iterations, 5u);
+    QVERIFY2(window_->lastNotice().contains(QStringLiteral("iteration cap")), qPrintable(window_->lastNotice()));
+    QCOMPARE(window_->playbackPanel()->lastFrame(), 5u);
+}
+
+void ExplorerTest::lastChoicesAreRestored()
+{
+    QSettings().clear();
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    variant.frontier = Frontier::Sweep;
+    variant.collectives = Collectives::Atomics;
+    variant.tile = Tile::Direct;
+    {
+        MainWindowOptions options; // with settings, as the program starts
+        MainWindow first(options);
+        first.show();
+        QVERIFY(waitFor([&] { return first.devicesReady(); }, 60000));
+        first.devicePanel()->setVariant(variant);
+        auto* mode = first.findChild<QComboBox*>(QStringLiteral("modeCombo"));
+        mode->setCurrentIndex(mode->findData(int(Mode::Adaptive)));
+        first.findChild<QDoubleSpinBox*>(QStringLiteral("toleranceSpin"))->setValue(45);
+        first.findChild<QSlider*>(QStringLiteral("opacitySlider"))->setValue(70);
+        first.close();
+    }
+    MainWindowOptions options;
+    MainWindow second(options);
+    QCOMPARE(second.devicePanel()->variant(), variant);
+    QCOMPARE(second.parametersPanel()->params().grow.mode, Mode::Adaptive);
+    QCOMPARE(second.parametersPanel()->params().grow.tolerance, 45.0);
+    QCOMPARE(second.playbackPanel()->opacity(), 0.7);
+    QSettings().clear();
 }
 
 QTEST_MAIN(ExplorerTest)
