@@ -89,6 +89,8 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent)
     tabs_ = new QTabWidget(chartSide);
     tabs_->setObjectName(QStringLiteral("timingTabs"));
     iterationPlot_ = makePlot("iterationPlot", QStringLiteral("Kernel time per iteration"));
+    iterationPlot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    iterationPlot_->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     kernelPlot_ = makePlot("kernelPlot", QStringLiteral("Total time per kernel"));
     timelinePlot_ = makePlot("timelinePlot", QStringLiteral("Launch timeline"));
     tabs_->addTab(iterationPlot_, QStringLiteral("Per iteration"));
@@ -300,6 +302,7 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
         std::map<int, double> nanoseconds;
     };
     std::vector<std::vector<Series>> perRun(runs.size());
+    std::vector<double> iterationTotals;
     for (size_t r = 0; r < runs.size(); ++r) {
         std::map<int, double> totals;
         for (const TimingRecord& record : runs[r].result->timings) {
@@ -314,10 +317,22 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
             found->nanoseconds[record.iteration] += double(record.duration());
             totals[record.iteration] += double(record.duration());
         }
-        for (const auto& [iteration, total] : totals)
+        for (const auto& [iteration, total] : totals) {
             largest = std::max(largest, total);
+            iterationTotals.push_back(total);
+        }
     }
-    const TimeUnit unit = timeUnitFor(largest);
+    // One stalled iteration (another process took the CPU) would flatten all
+    // the others: the axis ends a little above the 99th percentile instead,
+    // and the title says when taller bars are cut.
+    double axisTop = largest;
+    if (iterationTotals.size() >= 20) {
+        std::sort(iterationTotals.begin(), iterationTotals.end());
+        const double percentile = iterationTotals[iterationTotals.size() * 99 / 100];
+        axisTop = std::min(largest, percentile * 1.5);
+    }
+    const bool cut = axisTop < largest;
+    const TimeUnit unit = timeUnitFor(axisTop);
 
     QCPBarsGroup* group = nullptr;
     if (runs.size() > 1) {
@@ -371,13 +386,17 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
     }
     plot->xAxis->setLabel(QStringLiteral("Iteration"));
     plot->yAxis->setLabel(QStringLiteral("Time (%1)").arg(unit.symbol));
-    titleOf(plot)->setText(runs.size() > 1
-                               ? QStringLiteral("Kernel time per iteration, stacked by kernel; runs side by side (left to right as listed)")
-                               : QStringLiteral("Kernel time per iteration, stacked by kernel"));
+    QString title = runs.size() > 1
+                        ? QStringLiteral("Kernel time per iteration, stacked by kernel; runs side by side (left to right as listed)")
+                        : QStringLiteral("Kernel time per iteration, stacked by kernel");
+    if (cut)
+        title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
+                     .arg(formatDuration(axisTop), formatDuration(largest));
+    titleOf(plot)->setText(title);
     if (any) {
         plot->rescaleAxes();
         plot->xAxis->setRange(plot->xAxis->range().lower - 0.5, plot->xAxis->range().upper + 0.5);
-        plot->yAxis->setRange(0, plot->yAxis->range().upper * 1.08);
+        plot->yAxis->setRange(0, axisTop / unit.nanoseconds * 1.08);
     } else {
         plot->xAxis->setRange(0, 10);
         plot->yAxis->setRange(0, 1);
