@@ -1,5 +1,6 @@
 // rgx-cli: the headless twin of rgx, with the command-line contract of
 // DESIGN.md. Exit codes come from the error types, here and nowhere else.
+#include "Bench.h"
 #include "CliOptions.h"
 #include "Device.h"
 #include "Errors.h"
@@ -204,7 +205,7 @@ int commandSegment(const CliOptions& options)
 int run(const std::vector<std::string>& arguments)
 {
     if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
-        std::cout << usage;
+        std::cout << usage << benchUsage;
         return arguments.empty() ? BadInput : Done;
     }
     const std::string command = arguments[0];
@@ -220,7 +221,9 @@ int run(const std::vector<std::string>& arguments)
              "--rule", "--connectivity", "--max-iterations", "--prefilter", "--postfilter", "--device",
              "--variant", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},
             {"--verify", "--check-races"}));
-    throw InputError("unknown command '" + command + "' (expected devices, variants or segment; see rgx-cli --help)");
+    if (command == "bench")
+        return runBench(rest) ? Done : VerifyFailed;
+    throw InputError("unknown command '" + command + "' (expected devices, variants, segment or bench; see rgx-cli --help)");
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // One iteration of SPEC.md is one parallel pass over the frontier: each
 // unclassified neighbour is claimed by exactly one thread (a compare-and-swap
-// on its mark), decided from the state of the previous iteration, and
+// on its pixel word), decided from the state of the previous iteration, and
 // written at once; region sums gather per thread and merge after the pass.
+// Everything a decision reads of a pixel sits in one 64-bit word, so that a
+// visit costs one cache line, not one per array.
 #include "FastCpuGrowing.h"
 #include "Errors.h"
 
@@ -16,14 +18,27 @@
 namespace rgx {
 namespace {
 
-// mark[p] = (the last iteration that listed p as a candidate) << 1, plus
-// acceptedBit once p is classified. Marks are the only per-pixel state
-// threads share while an iteration runs: a label is read only for a pixel
-// accepted in an earlier iteration, and written only by the pixel's claimer.
-constexpr uint32_t acceptedBit = 1;
+// The word of a pixel: bit 0 set once the pixel is classified; bits 1-31 the
+// last iteration that listed it as a candidate (or classified it); bits
+// 32-47 its label; bits 48-63 its luma. A pixel is settled for iteration i
+// when it was classified in an iteration before i; only the thread that
+// claimed a pixel writes its word after the claim.
+using PixelWord = uint64_t;
+constexpr PixelWord acceptedBit = 1;
+constexpr PixelWord lumaBits = PixelWord(0xFFFF) << 48;
 
-constexpr size_t chunkPixels = 512;      // frontier pixels a thread takes at a time
-constexpr size_t pixelsPerThread = 2048; // a smaller frontier is not worth waking another thread
+constexpr PixelWord listedIn(uint32_t iteration) { return PixelWord(iteration) << 1; }
+constexpr uint32_t iterationOf(PixelWord word) { return uint32_t(word >> 1) & 0x7FFFFFFFu; }
+constexpr uint16_t labelOf(PixelWord word) { return uint16_t(word >> 32); }
+constexpr uint16_t lumaOf(PixelWord word) { return uint16_t(word >> 48); }
+constexpr PixelWord classified(PixelWord word, int region, uint32_t iteration)
+{
+    return (word & lumaBits) | (PixelWord(region) << 32) | listedIn(iteration) | acceptedBit;
+}
+
+constexpr size_t chunkPixels = 512;        // frontier pixels a thread takes at a time
+constexpr size_t pixelsPerThread = 2048;   // a smaller frontier is not worth waking another thread
+constexpr size_t passPixelsPerThread = 1 << 16; // the same for the passes over the whole image
 
 constexpr int neighbourDx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
 constexpr int neighbourDy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
@@ -123,51 +138,48 @@ struct Chunk {
 
 class Growth {
 public:
-    Growth(const std::vector<uint16_t>& luma, int width, int height, const std::vector<Seed>& seeds,
-           const GrowParams& params, GrowResult& result)
-        : luma_(luma), width_(width), height_(height), params_(params), result_(result),
-          regionTotal_(int(seeds.size())), threshold_(params.toleranceThreshold()),
-          marks_(std::make_unique<std::atomic<uint32_t>[]>(size_t(width) * size_t(height))) // zero: never listed
+    Growth(int width, int height, const std::vector<Seed>& seeds, const std::vector<uint16_t>& seedLuma,
+           const GrowParams& params, std::atomic<PixelWord>* words, std::vector<RegionStats>& regions)
+        : width_(width), height_(height), params_(params), regions_(regions),
+          regionTotal_(int(seeds.size())), threshold_(params.toleranceThreshold()), words_(words),
+          seedLuma_(seedLuma.begin(), seedLuma.end())
     {
-        seedLuma_.resize(seeds.size());
         means_.resize(seeds.size());
         grew_.assign(seeds.size(), 0);
-        for (size_t k = 0; k < seeds.size(); ++k) {
-            const size_t p = size_t(seeds[k].y) * size_t(width) + size_t(seeds[k].x);
-            seedLuma_[k] = luma[p];
-            means_[k] = result.regions[k].fixedMean();
-            marks_[p].store(acceptedBit, std::memory_order_relaxed);
-        }
+        for (size_t k = 0; k < seeds.size(); ++k)
+            means_[k] = regions[k].fixedMean();
     }
 
     // Visits the unclassified neighbours of frontier pixel q and decides
-    // those this thread claims first.
-    void expand(uint32_t q, uint32_t iteration, ThreadState& state)
+    // those this thread claims first. alone: no other thread runs this
+    // iteration, so a claim needs no compare-and-swap.
+    void expand(uint32_t q, uint32_t iteration, bool alone, ThreadState& state)
     {
         const int x = int(q % uint32_t(width_));
         const int y = int(q / uint32_t(width_));
-        const uint32_t listed = iteration << 1;
         for (int d = 0; d < params_.connectivity; ++d) {
             const int nx = x + neighbourDx[d];
             const int ny = y + neighbourDy[d];
             if (nx < 0 || ny < 0 || nx >= width_ || ny >= height_)
                 continue;
             const size_t p = size_t(ny) * size_t(width_) + size_t(nx);
-            uint32_t mark = marks_[p].load(std::memory_order_relaxed);
-            if ((mark & acceptedBit) || mark == listed)
+            PixelWord word = words_[p].load(std::memory_order_relaxed);
+            if ((word & acceptedBit) || iterationOf(word) == iteration)
                 continue;
-            if (!marks_[p].compare_exchange_strong(mark, listed, std::memory_order_relaxed))
+            const PixelWord claimed = (word & lumaBits) | listedIn(iteration);
+            if (alone)
+                words_[p].store(claimed, std::memory_order_relaxed);
+            else if (!words_[p].compare_exchange_strong(word, claimed, std::memory_order_relaxed))
                 continue; // another thread claimed it in this iteration
-            const int region = decide(p, nx, ny, iteration);
+            const uint16_t value = lumaOf(word);
+            const int region = decide(value, nx, ny, iteration);
             if (region == 0)
                 continue;
-            result_.labels[p] = uint16_t(region);
-            result_.stamps[p] = iteration;
-            marks_[p].store(listed | acceptedBit, std::memory_order_relaxed);
+            words_[p].store(classified(word, region, iteration), std::memory_order_relaxed);
             state.nextFrontier.push_back(uint32_t(p));
-            if (state.acceptedCount[region - 1]++ == 0)
+            if (state.acceptedCount[size_t(region - 1)]++ == 0)
                 state.touchedRegions.push_back(uint32_t(region - 1));
-            state.acceptedSum[region - 1] += luma_[p];
+            state.acceptedSum[size_t(region - 1)] += value;
         }
     }
 
@@ -182,26 +194,20 @@ public:
                     grew_[k] = 1;
                     grown_.push_back(k);
                 }
-                result_.regions[k].count += state.acceptedCount[k];
-                result_.regions[k].sum += state.acceptedSum[k];
+                regions_[k].count += state.acceptedCount[k];
+                regions_[k].sum += state.acceptedSum[k];
                 state.acceptedCount[k] = 0;
                 state.acceptedSum[k] = 0;
             }
             state.touchedRegions.clear();
         }
         for (uint32_t k : grown_) {
-            means_[k] = result_.regions[k].fixedMean();
+            means_[k] = regions_[k].fixedMean();
             grew_[k] = 0;
         }
     }
 
 private:
-    bool settled(size_t q, uint32_t iteration) const
-    {
-        const uint32_t mark = marks_[q].load(std::memory_order_relaxed);
-        return (mark & acceptedBit) && (mark >> 1) < iteration;
-    }
-
     uint64_t distance(uint16_t value, int region) const
     {
         const uint64_t scaled = uint64_t(value) * 256u;
@@ -215,10 +221,10 @@ private:
         return uint64_t(value) + params_.lower >= seed && uint64_t(value) <= seed + params_.upper;
     }
 
-    // SPEC.md steps 3 and 4: the region p joins, 0 when it stays unclassified.
-    int decide(size_t p, int x, int y, uint32_t iteration) const
+    // SPEC.md steps 3 and 4: the region a pixel of this luma at (x, y)
+    // joins, 0 when it stays unclassified.
+    int decide(uint16_t value, int x, int y, uint32_t iteration) const
     {
-        const uint16_t value = luma_[p];
         int eligible[8];
         int eligibleCount = 0;
         if (params_.rule == Rule::Adjacent) {
@@ -227,9 +233,9 @@ private:
                 const int ny = y + neighbourDy[d];
                 if (nx < 0 || ny < 0 || nx >= width_ || ny >= height_)
                     continue;
-                const size_t q = size_t(ny) * size_t(width_) + size_t(nx);
-                if (settled(q, iteration))
-                    eligible[eligibleCount++] = result_.labels[q];
+                const PixelWord word = words_[size_t(ny) * size_t(width_) + size_t(nx)].load(std::memory_order_relaxed);
+                if ((word & acceptedBit) && iterationOf(word) < iteration)
+                    eligible[eligibleCount++] = labelOf(word);
             }
         }
         const bool everyRegion = params_.rule == Rule::All;
@@ -262,19 +268,28 @@ private:
         return chosen;
     }
 
-    const std::vector<uint16_t>& luma_;
     const int width_;
     const int height_;
     const GrowParams& params_;
-    GrowResult& result_;
+    std::vector<RegionStats>& regions_;
     const int regionTotal_;
     const uint64_t threshold_;
-    std::unique_ptr<std::atomic<uint32_t>[]> marks_;
-    std::vector<uint64_t> seedLuma_;
-    std::vector<uint64_t> means_;      // M_k as of the end of the previous iteration
-    std::vector<uint8_t> grew_;        // per region: in grown_ already
-    std::vector<uint32_t> grown_;      // regions that grew in this iteration
+    std::atomic<PixelWord>* words_;
+    const std::vector<uint64_t> seedLuma_;
+    std::vector<uint64_t> means_;  // M_k as of the end of the previous iteration
+    std::vector<uint8_t> grew_;    // per region: in grown_ already
+    std::vector<uint32_t> grown_;  // regions that grew in this iteration
 };
+
+// Runs body(begin, end) over [0, count) split into one slice per thread.
+template <typename Body>
+void forEachSlice(WorkerTeam& team, size_t count, Body body)
+{
+    const int active = int(std::clamp<size_t>(count / passPixelsPerThread, 1, size_t(team.size())));
+    team.run(active, [&](int thread) {
+        body(count * size_t(thread) / size_t(active), count * size_t(thread + 1) / size_t(active));
+    });
+}
 
 } // namespace
 
@@ -293,36 +308,43 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
                          std::to_string(pixelCount));
     if (threads <= 0)
         threads = fastCpuDefaultThreads();
+    WorkerTeam team(threads);
 
+    // Unclassified pixels: their luma, never listed. Default-initialised
+    // atomics, so that the image is written once, here.
+    std::unique_ptr<std::atomic<PixelWord>[]> words(new std::atomic<PixelWord>[size_t(pixelCount)]);
+    forEachSlice(team, size_t(pixelCount), [&](size_t begin, size_t end) {
+        for (size_t p = begin; p < end; ++p)
+            words[p].store(PixelWord(luma[p]) << 48, std::memory_order_relaxed);
+    });
+
+    // Iteration 0: each seed starts its region.
     GrowResult result;
     result.width = width;
     result.height = height;
-    result.labels.assign(size_t(pixelCount), 0);
-    result.stamps.assign(size_t(pixelCount), unclassifiedStamp);
     result.regions.resize(seeds.size());
     result.device = "CPU, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
     result.variant = "fast-cpu";
-
-    // Iteration 0: each seed starts its region.
     std::vector<std::vector<uint32_t>> frontier(static_cast<size_t>(threads));
+    std::vector<uint16_t> seedLuma(seeds.size());
     for (size_t k = 0; k < seeds.size(); ++k) {
         const size_t p = size_t(seeds[k].y) * size_t(width) + size_t(seeds[k].x);
-        result.labels[p] = uint16_t(k + 1);
-        result.stamps[p] = 0;
+        const PixelWord word = words[p].load(std::memory_order_relaxed);
+        words[p].store(classified(word, int(k + 1), 0), std::memory_order_relaxed);
+        seedLuma[k] = luma[p];
         result.regions[k] = {1, luma[p]};
         frontier[0].push_back(uint32_t(p));
     }
 
-    Growth growth(luma, width, height, seeds, params, result);
+    Growth growth(width, height, seeds, seedLuma, params, words.get(), result.regions);
     std::vector<ThreadState> states(static_cast<size_t>(threads));
     for (ThreadState& state : states) {
         state.acceptedCount.assign(seeds.size(), 0);
         state.acceptedSum.assign(seeds.size(), 0);
     }
-    WorkerTeam team(threads);
     std::vector<Chunk> chunks;
 
-    const uint32_t cap = std::min<uint32_t>(params.iterationCap(pixelCount), (1u << 31) - 1);
+    const uint32_t cap = std::min<uint32_t>(params.iterationCap(pixelCount), 0x7FFFFFFFu);
     size_t frontierSize = seeds.size();
     for (uint32_t iteration = 1; iteration <= cap && frontierSize > 0; ++iteration) {
         chunks.clear();
@@ -338,7 +360,7 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
             ThreadState& state = states[size_t(thread)];
             for (size_t c = nextChunk.fetch_add(1); c < chunks.size(); c = nextChunk.fetch_add(1))
                 for (size_t i = chunks[c].begin; i < chunks[c].end; ++i)
-                    growth.expand((*chunks[c].list)[i], iteration, state);
+                    growth.expand((*chunks[c].list)[i], iteration, active == 1, state);
         });
 
         growth.mergeRegionSums(states);
@@ -352,6 +374,17 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
             result.stoppedAtCap = iteration == cap;
         }
     }
+
+    // Labels and stamps out of the pixel words.
+    result.labels.resize(size_t(pixelCount));
+    result.stamps.resize(size_t(pixelCount));
+    forEachSlice(team, size_t(pixelCount), [&](size_t begin, size_t end) {
+        for (size_t p = begin; p < end; ++p) {
+            const PixelWord word = words[p].load(std::memory_order_relaxed);
+            result.labels[p] = labelOf(word);
+            result.stamps[p] = (word & acceptedBit) ? iterationOf(word) : unclassifiedStamp;
+        }
+    });
     return result;
 }
 

@@ -1,0 +1,1039 @@
+// rgx-cli bench. Each case (image, seed count, mode) runs the CPU reference
+// once, for the ground truth; then the fast CPU implementation, cv::floodFill
+// where it applies, and every chosen variant, each warmed up and repeated.
+// Every result is compared with the reference once. Ratios are computed here,
+// so that the tables say what the figures mean.
+#include "Bench.h"
+#include "CliOptions.h"
+#include "Device.h"
+#include "Errors.h"
+#include "Export.h"
+#include "Image.h"
+#include "Pipeline.h"
+#include "Seeds.h"
+#include "Variant.h"
+#include "reference/FastCpuGrowing.h"
+#include "stages/RegionGrowing.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#ifdef RGX_HAVE_OPENCV
+#include <opencv2/imgproc.hpp>
+#endif
+
+namespace rgx {
+
+const char* benchUsage =
+    "  rgx-cli bench [--device D] [--sizes 512,2048,4096] [--samples] [--samples-dir DIR]\n"
+    "          [--seeds 1,4,64] [--modes competitive,range] [--variants all|\"V;V\"]\n"
+    "          [--repeat 5] [--warmup 1] [--reference-repeat 1] [--cpu-threads N]\n"
+    "          [--lower 40] [--upper 40] [--tolerance 12] [--connectivity 4|8]\n"
+    "          [--noise-seed 1] [--json FILE] [--csv FILE]\n";
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// ---------------------------------------------------------------------------
+// Settings
+
+struct BenchSettings {
+    std::string deviceSpec;
+    std::vector<int> sizes;
+    QString samplesDirectory; // empty: no sample images
+    std::vector<int> seedCounts;
+    std::vector<Mode> modes;
+    std::string variantsText; // "all" or a ';'-separated list
+    int repeat = 5;
+    int warmup = 1;
+    int referenceRepeat = 1;
+    int cpuThreads = 0;
+    GrowParams grow;          // lower, upper, tolerance, connectivity
+    uint32_t noiseSeed = 1;
+    std::string jsonPath;
+    std::string csvPath;
+};
+
+std::vector<std::string> splitOn(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, separator);) {
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        if (!part.empty())
+            parts.push_back(part);
+    }
+    return parts;
+}
+
+std::vector<int> parseNumberList(const std::string& option, const std::string& text, int minimum,
+                                 int maximum)
+{
+    std::vector<int> numbers;
+    for (const std::string& part : splitOn(text, ',')) {
+        try {
+            size_t used = 0;
+            const long number = std::stol(part, &used);
+            if (used == part.size() && number >= minimum && number <= maximum) {
+                numbers.push_back(int(number));
+                continue;
+            }
+        } catch (const std::exception&) {
+        }
+        throw InputError("option " + option + " needs whole numbers from " + std::to_string(minimum) +
+                         " to " + std::to_string(maximum) + " separated by commas, not '" + part + "'");
+    }
+    if (numbers.empty())
+        throw InputError("option " + option + " needs at least one number, e.g. " + option + " 512,1024");
+    return numbers;
+}
+
+BenchSettings parseSettings(const std::vector<std::string>& arguments)
+{
+    const CliOptions options(arguments,
+                             {"--device", "--sizes", "--samples-dir", "--seeds", "--modes", "--variants",
+                              "--repeat", "--warmup", "--reference-repeat", "--cpu-threads", "--lower",
+                              "--upper", "--tolerance", "--connectivity", "--noise-seed", "--json", "--csv"},
+                             {"--samples"});
+    BenchSettings settings;
+    settings.deviceSpec = options.value("--device");
+    const std::string sizes = options.value("--sizes", "512,2048,4096");
+    if (sizes != "none")
+        settings.sizes = parseNumberList("--sizes", sizes, 1, 46340);
+    if (options.has("--samples-dir"))
+        settings.samplesDirectory = QString::fromStdString(options.value("--samples-dir"));
+    else if (options.has("--samples"))
+        settings.samplesDirectory = QStringLiteral(RGX_SAMPLES_DIR);
+    if (settings.sizes.empty() && settings.samplesDirectory.isEmpty())
+        throw InputError("--sizes none leaves nothing to run: add --samples or give sizes");
+    settings.seedCounts = parseNumberList("--seeds", options.value("--seeds", "1,4,64"), 1, maxSeeds);
+    for (const std::string& mode : splitOn(options.value("--modes", "competitive,range"), ','))
+        settings.modes.push_back(parseMode(mode));
+    if (settings.modes.empty())
+        throw InputError("option --modes needs at least one of competitive, adaptive, range");
+    settings.variantsText = options.value("--variants", "all");
+    settings.repeat = int(options.integer("--repeat", 5, 1, 1000));
+    settings.warmup = int(options.integer("--warmup", 1, 0, 1000));
+    settings.referenceRepeat = int(options.integer("--reference-repeat", 1, 1, 1000));
+    settings.cpuThreads = int(options.integer("--cpu-threads", fastCpuDefaultThreads(), 1, 1024));
+    settings.grow.lower = uint32_t(options.integer("--lower", 40, 0, 65535));
+    settings.grow.upper = uint32_t(options.integer("--upper", 40, 0, 65535));
+    settings.grow.tolerance = options.decimal("--tolerance", 12.0, 0.0);
+    const long connectivity = options.integer("--connectivity", 4, 4, 8);
+    if (connectivity != 4 && connectivity != 8)
+        throw InputError("option --connectivity needs 4 or 8, not " + std::to_string(connectivity));
+    settings.grow.connectivity = int(connectivity);
+    settings.noiseSeed = uint32_t(options.integer("--noise-seed", 1, 0, 0x7FFFFFFF));
+    for (const char* option : {"--json", "--csv"})
+        if (options.has(option) && options.value(option).empty())
+            throw InputError(std::string("option ") + option + " needs a file name");
+    settings.jsonPath = options.value("--json");
+    settings.csvPath = options.value("--csv");
+    return settings;
+}
+
+// "all": every correct variant the device can run; otherwise the listed
+// ones, each of which must run on the device.
+std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device)
+{
+    std::vector<GrowVariant> variants;
+    if (text == "all") {
+        for (const GrowVariant& variant : allVariants())
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
+                variants.push_back(variant);
+        return variants;
+    }
+    for (const std::string& part : splitOn(text, ';')) {
+        const GrowVariant variant = parseVariant(part);
+        if (auto reason = whyUnavailable(variant, device))
+            throw InputError("variant " + variant.text() + " cannot run on " + device.name + ": " + *reason);
+        if (std::find(variants.begin(), variants.end(), variant) == variants.end())
+            variants.push_back(variant);
+    }
+    if (variants.empty())
+        throw InputError("option --variants needs 'all' or variants separated by ';'");
+    return variants;
+}
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+struct BenchImage {
+    std::string name;
+    LumaImage image;
+};
+
+// Smooth 8-bit noise: three octaves of value noise (lattice cells of 64, 16
+// and 4 pixels, bilinear between random lattice values), the same for the
+// same size and seed on every machine (mt19937 is specified exactly).
+LumaImage smoothNoise(int size, uint32_t seed)
+{
+    struct Octave {
+        int cell;
+        float amplitude;
+    };
+    const Octave octaves[] = {{64, 150.0f}, {16, 70.0f}, {4, 35.0f}};
+    std::mt19937 rng(seed);
+    std::vector<float> lattices[std::size(octaves)];
+    int latticeWidths[std::size(octaves)];
+    for (size_t o = 0; o < std::size(octaves); ++o) {
+        latticeWidths[o] = size / octaves[o].cell + 2;
+        lattices[o].resize(size_t(latticeWidths[o]) * size_t(latticeWidths[o]));
+        for (float& value : lattices[o])
+            value = float(rng()) / float(std::mt19937::max()) * 2.0f - 1.0f;
+    }
+    LumaImage image;
+    image.width = size;
+    image.height = size;
+    image.bitDepth = 8;
+    image.luma.resize(size_t(size) * size_t(size));
+    for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+            float value = 128.0f;
+            for (size_t o = 0; o < std::size(octaves); ++o) {
+                const int cell = octaves[o].cell;
+                const float fx = float(x % cell) / float(cell);
+                const float fy = float(y % cell) / float(cell);
+                const float* row = &lattices[o][size_t(y / cell) * size_t(latticeWidths[o]) + size_t(x / cell)];
+                const float* next = row + latticeWidths[o];
+                const float top = row[0] + (row[1] - row[0]) * fx;
+                const float bottom = next[0] + (next[1] - next[0]) * fx;
+                value += octaves[o].amplitude * (top + (bottom - top) * fy);
+            }
+            image.luma[size_t(y) * size_t(size) + size_t(x)] = uint16_t(std::clamp(std::lround(value), 0l, 255l));
+        }
+    }
+    return image;
+}
+
+// K seeds at the centres of the cells of a near-square grid, row by row: one
+// seed is the image centre. Empty when the image is too small for the grid.
+std::vector<Seed> gridSeeds(int width, int height, int count)
+{
+    const int columns = int(std::ceil(std::sqrt(double(count))));
+    const int rows = (count + columns - 1) / columns;
+    if (columns > width || rows > height)
+        return {};
+    std::vector<Seed> seeds;
+    for (int i = 0; i < count; ++i) {
+        const int column = i % columns, row = i / columns;
+        seeds.push_back({int((2 * int64_t(column) + 1) * width / (2 * columns)),
+                         int((2 * int64_t(row) + 1) * height / (2 * rows))});
+    }
+    return seeds;
+}
+
+std::vector<QString> sampleFiles(const QString& directory)
+{
+    const QDir dir(directory);
+    if (!dir.exists())
+        throw InputError("the sample images folder " + directory.toStdString() +
+                         " does not exist (give the folder of resources/samples with --samples-dir)");
+    std::vector<QString> files;
+    for (const QString& name : dir.entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name))
+        files.push_back(dir.filePath(name));
+    if (files.empty())
+        throw InputError("no .png images in " + directory.toStdString());
+    return files;
+}
+
+// ---------------------------------------------------------------------------
+// Measurements
+
+struct Spread {
+    double median = 0;
+    double min = 0;
+    double max = 0;
+};
+
+Spread spreadOf(std::vector<double> values)
+{
+    Spread spread;
+    if (values.empty())
+        return spread;
+    std::sort(values.begin(), values.end());
+    const size_t middle = values.size() / 2;
+    spread.median = values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    spread.min = values.front();
+    spread.max = values.back();
+    return spread;
+}
+
+// The comparison with the reference: "ok", "DIFF N" (pixels whose label or
+// stamp differ), or "DIFF sums" (same maps, different region sums).
+struct Check {
+    bool done = false;
+    uint64_t differingPixels = 0;
+    bool sumsDiffer = false;
+
+    bool ok() const { return done && differingPixels == 0 && !sumsDiffer; }
+    std::string text() const
+    {
+        if (!done)
+            return "-";
+        if (differingPixels > 0)
+            return "DIFF " + std::to_string(differingPixels);
+        return sumsDiffer ? "DIFF sums" : "ok";
+    }
+};
+
+Check checkAgainst(const GrowResult& reference, const GrowResult& actual)
+{
+    Check check;
+    check.done = true;
+    check.differingPixels = compareResults(reference, actual).differingPixels;
+    check.sumsDiffer = reference.regions.size() != actual.regions.size();
+    for (size_t k = 0; !check.sumsDiffer && k < reference.regions.size(); ++k)
+        check.sumsDiffer = reference.regions[k].count != actual.regions[k].count ||
+                           reference.regions[k].sum != actual.regions[k].sum;
+    return check;
+}
+
+enum class Kind { Reference, FastCpu, FloodFill, Variant };
+
+// One implementation measured on one case.
+struct Measurement {
+    Kind kind = Kind::Variant;
+    std::string name;   // "cpu-reference", "fast-cpu", "opencv-floodfill" or the variant text
+    std::string label;  // short form for the table
+    GrowVariant variant;
+    Spread hostMs;
+    std::optional<Spread> deviceMs; // device runs only
+    std::optional<Spread> idleMs;
+    uint32_t iterations = 0;
+    uint64_t deviceBytes = 0;
+    Check check;
+    bool expectedEqual = true; // false for a wrong-on-purpose variant
+    std::string skipped;       // why it did not run (too large, failed), empty when it ran
+
+    // Filled once the case is complete.
+    std::optional<double> speedupOverHostSync;
+    std::optional<double> perIterationOverFloor;
+    std::optional<double> speedupOverReference;
+    std::optional<double> speedupOverFastCpu;
+    std::optional<double> speedupOverFloodFill;
+};
+
+struct BenchCase {
+    std::string image;
+    int width = 0;
+    int height = 0;
+    int seedCount = 0;
+    Mode mode = Mode::Competitive;
+    uint32_t iterations = 0;  // of the reference
+    uint64_t classified = 0;  // pixels the reference classified
+    std::vector<Measurement> rows; // baselines first, then the variants
+};
+
+struct LaunchFloor {
+    int launches = 0;
+    Spread pipelinedUs;  // per launch, enqueued back to back, one finish at the end
+    Spread blockingUs;   // per launch, each followed by a blocking 4-byte read
+};
+
+std::string variantLabel(const GrowVariant& variant)
+{
+    std::string label = driverName(variant.driver) + "/" + frontierName(variant.frontier) + "/" +
+                        collectivesName(variant.collectives);
+    if (variant.frontier == Frontier::Sweep)
+        label += "/" + tileName(variant.tile);
+    if (variant.wrongOnPurpose())
+        label += " (wrong)";
+    return label;
+}
+
+double kernelMilliseconds(const std::vector<TimingRecord>& records)
+{
+    uint64_t nanoseconds = 0;
+    for (const TimingRecord& record : records)
+        if (record.kernel.rfind("read:", 0) != 0 && record.kernel.rfind("write:", 0) != 0)
+            nanoseconds += record.duration();
+    return double(nanoseconds) / 1e6;
+}
+
+// The cost of a launch that does no work: kernels/empty.cl enqueued
+// `launches` times back to back, then as often with a blocking read after
+// each (what a host-sync loop pays per iteration at the least).
+LaunchFloor measureLaunchFloor(ComputeDevice& device, int repeat)
+{
+    LaunchFloor floor;
+    floor.launches = 1000;
+    try {
+        const BuiltProgram& built =
+            device.programs().get("empty.cl", device.info().openClCStandardOption(false));
+        cl::Kernel empty(built.program, "empty");
+        cl::Buffer word(device.context(), CL_MEM_READ_WRITE, 4);
+        empty.setArg(0, word);
+        cl::CommandQueue& queue = device.queue();
+        uint32_t value = 0;
+        for (int i = 0; i < 20; ++i) // first launches pay for lazy set-up
+            queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
+        queue.finish();
+        std::vector<double> pipelined, blocking;
+        for (int r = 0; r < repeat; ++r) {
+            auto start = Clock::now();
+            for (int i = 0; i < floor.launches; ++i)
+                queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
+            queue.finish();
+            pipelined.push_back(millisecondsSince(start) * 1000.0 / floor.launches);
+            start = Clock::now();
+            for (int i = 0; i < floor.launches; ++i) {
+                queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
+                queue.enqueueReadBuffer(word, CL_TRUE, 0, 4, &value);
+            }
+            blocking.push_back(millisecondsSince(start) * 1000.0 / floor.launches);
+        }
+        floor.pipelinedUs = spreadOf(pipelined);
+        floor.blockingUs = spreadOf(blocking);
+    } catch (const cl::Error& error) {
+        throw OpenClError(std::string("measuring the launch floor failed on ") + device.info().name + ": " +
+                              error.what() + " returned " + openClErrorName(error.err()),
+                          error.err());
+    }
+    return floor;
+}
+
+#ifdef RGX_HAVE_OPENCV
+// cv::floodFill with a fixed range around the seed value: SPEC.md's mode
+// range with one seed. Only the fill is timed (mask included); the luma is
+// converted once (8-bit images as CV_8U, 16-bit ones as exact CV_32F).
+class FloodFill {
+public:
+    explicit FloodFill(const LumaImage& image)
+    {
+        const bool eightBit = std::all_of(image.luma.begin(), image.luma.end(), [](uint16_t v) { return v < 256; });
+        image_.create(image.height, image.width, eightBit ? CV_8U : CV_32F);
+        for (int y = 0; y < image.height; ++y)
+            for (int x = 0; x < image.width; ++x) {
+                if (eightBit)
+                    image_.at<uint8_t>(y, x) = uint8_t(image.at(x, y));
+                else
+                    image_.at<float>(y, x) = float(image.at(x, y));
+            }
+    }
+
+    // Returns the milliseconds the fill took; filled gets 1 per reached pixel.
+    double run(Seed seed, const GrowParams& params, std::vector<uint8_t>& filled)
+    {
+        const auto start = Clock::now();
+        cv::Mat mask = cv::Mat::zeros(image_.rows + 2, image_.cols + 2, CV_8U);
+        const int flags = params.connectivity | (1 << 8) | cv::FLOODFILL_FIXED_RANGE | cv::FLOODFILL_MASK_ONLY;
+        cv::floodFill(image_, mask, cv::Point(seed.x, seed.y), cv::Scalar(), nullptr,
+                      cv::Scalar(double(params.lower)), cv::Scalar(double(params.upper)), flags);
+        const double elapsed = millisecondsSince(start);
+        filled.resize(size_t(image_.rows) * size_t(image_.cols));
+        for (int y = 0; y < image_.rows; ++y)
+            for (int x = 0; x < image_.cols; ++x)
+                filled[size_t(y) * size_t(image_.cols) + size_t(x)] = mask.at<uint8_t>(y + 1, x + 1) ? 1 : 0;
+        return elapsed;
+    }
+
+private:
+    cv::Mat image_;
+};
+#endif
+
+constexpr bool haveOpenCv =
+#ifdef RGX_HAVE_OPENCV
+    true;
+#else
+    false;
+#endif
+
+// ---------------------------------------------------------------------------
+// Running a case
+
+class Bench {
+public:
+    Bench(const BenchSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
+          const LaunchFloor& floor)
+        : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor) {}
+
+    BenchCase runCase(const BenchImage& input, const std::vector<Seed>& seeds, Mode mode)
+    {
+        const LumaImage& image = input.image;
+        BenchCase result;
+        result.image = input.name;
+        result.width = image.width;
+        result.height = image.height;
+        result.seedCount = int(seeds.size());
+        result.mode = mode;
+        PipelineParams params;
+        params.grow = settings_.grow;
+        params.grow.mode = mode;
+
+        // The reference: the ground truth of every check, timed as it runs.
+        Measurement reference = baseline(Kind::Reference, "cpu-reference", "CPU reference");
+        GrowResultPtr truth;
+        std::vector<double> hostMs;
+        for (int r = 0; r < settings_.referenceRepeat; ++r) {
+            truth = runReferencePipeline(image, seeds, params);
+            hostMs.push_back(truth->hostMilliseconds);
+        }
+        reference.hostMs = spreadOf(hostMs);
+        reference.iterations = truth->iterations;
+        result.iterations = truth->iterations;
+        for (const RegionStats& region : truth->regions)
+            result.classified += region.count;
+        result.rows.push_back(reference);
+
+        // The fast CPU implementation.
+        Measurement fast = baseline(Kind::FastCpu, "fast-cpu",
+                                    "fast CPU, " + std::to_string(settings_.cpuThreads) + " threads");
+        hostMs.clear();
+        for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
+            const auto start = Clock::now();
+            const GrowResult grown = growRegionsFastCpu(image.luma, image.width, image.height, seeds,
+                                                        params.grow, settings_.cpuThreads);
+            const double elapsed = millisecondsSince(start);
+            if (r == 0) {
+                fast.check = checkAgainst(*truth, grown);
+                fast.iterations = grown.iterations;
+            }
+            if (r >= settings_.warmup)
+                hostMs.push_back(elapsed);
+        }
+        fast.hostMs = spreadOf(hostMs);
+        result.rows.push_back(fast);
+
+#ifdef RGX_HAVE_OPENCV
+        if (mode == Mode::Range && seeds.size() == 1) {
+            Measurement flood = baseline(Kind::FloodFill, "opencv-floodfill", "cv::floodFill");
+            FloodFill fill(image);
+            std::vector<uint8_t> filled;
+            hostMs.clear();
+            for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
+                const double elapsed = fill.run(seeds[0], params.grow, filled);
+                if (r == 0) {
+                    flood.check.done = true;
+                    for (size_t p = 0; p < filled.size(); ++p)
+                        flood.check.differingPixels += (filled[p] != 0) != (truth->labels[p] == 1);
+                }
+                if (r >= settings_.warmup)
+                    hostMs.push_back(elapsed);
+            }
+            flood.hostMs = spreadOf(hostMs);
+            flood.iterations = truth->iterations; // a fill has no iterations; shown for the row
+            result.rows.push_back(flood);
+        }
+#endif
+
+        for (const GrowVariant& variant : variants_)
+            result.rows.push_back(runVariant(image, seeds, params, variant, *truth));
+        computeRatios(result);
+        return result;
+    }
+
+private:
+    static Measurement baseline(Kind kind, const std::string& name, const std::string& label)
+    {
+        Measurement measurement;
+        measurement.kind = kind;
+        measurement.name = name;
+        measurement.label = label;
+        return measurement;
+    }
+
+    Measurement runVariant(const LumaImage& image, const std::vector<Seed>& seeds, const PipelineParams& params,
+                           const GrowVariant& variant, const GrowResult& truth)
+    {
+        Measurement measurement;
+        measurement.kind = Kind::Variant;
+        measurement.name = variant.text();
+        measurement.label = variantLabel(variant);
+        measurement.variant = variant;
+        measurement.expectedEqual = !variant.wrongOnPurpose();
+        measurement.deviceBytes = regionGrowingDeviceBytes(image.pixelCount(), seeds.size(), variant.frontier);
+        RunControl control;
+        control.timeoutSeconds = 3600;
+        std::vector<double> hostMs, deviceMs, idleMs;
+        try {
+            for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
+                const GrowResultPtr run = runDevicePipeline(device_, image, seeds, params, variant, control);
+                if (r == 0) {
+                    measurement.check = checkAgainst(truth, *run);
+                    measurement.iterations = run->iterations;
+                }
+                if (r < settings_.warmup)
+                    continue;
+                hostMs.push_back(run->hostMilliseconds);
+                deviceMs.push_back(kernelMilliseconds(run->timings));
+                idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
+            }
+        } catch (const std::exception& error) {
+            // Too large for the device, or a failure: the bench goes on.
+            measurement.skipped = error.what();
+            return measurement;
+        }
+        measurement.hostMs = spreadOf(hostMs);
+        measurement.deviceMs = spreadOf(deviceMs);
+        measurement.idleMs = spreadOf(idleMs);
+        return measurement;
+    }
+
+    void computeRatios(BenchCase& result) const
+    {
+        auto find = [&](auto predicate) -> const Measurement* {
+            for (const Measurement& row : result.rows)
+                if (row.skipped.empty() && predicate(row))
+                    return &row;
+            return nullptr;
+        };
+        const Measurement* reference = find([](const Measurement& m) { return m.kind == Kind::Reference; });
+        const Measurement* fast = find([](const Measurement& m) { return m.kind == Kind::FastCpu; });
+        const Measurement* flood = find([](const Measurement& m) { return m.kind == Kind::FloodFill; });
+        auto speedup = [](const Measurement* base, const Measurement& row) -> std::optional<double> {
+            if (!base || row.hostMs.median <= 0)
+                return std::nullopt;
+            return base->hostMs.median / row.hostMs.median;
+        };
+        for (Measurement& row : result.rows) {
+            if (!row.skipped.empty())
+                continue;
+            row.speedupOverReference = speedup(reference, row);
+            if (row.kind == Kind::Reference)
+                continue;
+            row.speedupOverFastCpu = speedup(fast, row);
+            if (row.kind != Kind::Variant)
+                continue;
+            row.speedupOverFloodFill = speedup(flood, row);
+            const Measurement* hostSync = find([&](const Measurement& m) {
+                return m.kind == Kind::Variant && m.variant.driver == Driver::HostSync &&
+                       m.variant.frontier == row.variant.frontier &&
+                       m.variant.collectives == row.variant.collectives && m.variant.tile == row.variant.tile;
+            });
+            row.speedupOverHostSync = speedup(hostSync, row);
+            if (row.iterations > 0 && floor_.pipelinedUs.median > 0)
+                row.perIterationOverFloor =
+                    row.hostMs.median * 1000.0 / row.iterations / floor_.pipelinedUs.median;
+        }
+    }
+
+    const BenchSettings& settings_;
+    ComputeDevice& device_;
+    const std::vector<GrowVariant> variants_;
+    const LaunchFloor floor_;
+};
+
+// ---------------------------------------------------------------------------
+// Output
+
+std::string fixed(double value, int decimals)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(decimals) << value;
+    return text.str();
+}
+
+// Three significant figures or so, whatever the size.
+std::string readable(double value)
+{
+    const double magnitude = std::fabs(value);
+    return fixed(value, magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3);
+}
+
+std::string ratioText(const std::optional<double>& ratio)
+{
+    if (!ratio)
+        return "-";
+    return fixed(*ratio, *ratio >= 100 ? 0 : *ratio >= 10 ? 1 : 2) + "x";
+}
+
+std::string seedsText(int count)
+{
+    return std::to_string(count) + (count == 1 ? " seed" : " seeds");
+}
+
+double perIterationUs(const Measurement& row)
+{
+    return row.iterations ? row.hostMs.median * 1000.0 / row.iterations : 0;
+}
+
+double megapixelsPerSecond(const Measurement& row, const BenchCase& benchCase)
+{
+    const double pixels = double(benchCase.width) * double(benchCase.height);
+    return row.hostMs.median > 0 ? pixels / (row.hostMs.median * 1000.0) : 0;
+}
+
+struct Column {
+    const char* title;
+    int width;
+    bool left = false;
+};
+
+const Column columns[] = {
+    {"implementation", 0, true}, {"host ms", 9}, {"(min..max)", 20}, {"device ms", 10},
+    {"idle ms", 9},  {"iters", 6},  {"us/iter", 9},  {"Mpix/s", 8},
+    {"vs sync", 8},  {"/floor", 7}, {"vs ref", 8},   {"vs fast", 8}, {"vs fill", 8}, {"check", 11},
+};
+
+// labelWidth: the first column's, as wide as the longest implementation name.
+void printRow(std::ostream& out, const std::vector<std::string>& cells, int labelWidth)
+{
+    std::string line;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const Column& column = columns[i];
+        std::ostringstream cell;
+        if (column.left)
+            cell << std::left;
+        else
+            cell << std::right;
+        cell << std::setw(i == 0 ? labelWidth : column.width) << cells[i];
+        line += (i ? " " : "") + cell.str();
+    }
+    while (!line.empty() && line.back() == ' ')
+        line.pop_back();
+    out << line << "\n";
+}
+
+void printCase(std::ostream& out, const BenchCase& benchCase)
+{
+    out << "\n" << benchCase.image << " " << benchCase.width << "x" << benchCase.height << ", "
+        << seedsText(benchCase.seedCount) << ", " << modeName(benchCase.mode) << ": "
+        << benchCase.iterations << " iterations, " << benchCase.classified << " of "
+        << uint64_t(benchCase.width) * uint64_t(benchCase.height) << " pixels classified\n";
+    int labelWidth = 14;
+    for (const Measurement& row : benchCase.rows)
+        labelWidth = std::max(labelWidth, int(row.label.size()));
+    std::vector<std::string> titles;
+    for (const Column& column : columns)
+        titles.push_back(column.title);
+    printRow(out, titles, labelWidth);
+    for (const Measurement& row : benchCase.rows) {
+        if (!row.skipped.empty()) {
+            out << std::left << std::setw(labelWidth) << row.label << " skipped: " << row.skipped << "\n";
+            continue;
+        }
+        const bool iterates = row.kind != Kind::FloodFill;
+        printRow(out, {row.label, readable(row.hostMs.median),
+                       "(" + readable(row.hostMs.min) + ".." + readable(row.hostMs.max) + ")",
+                       row.deviceMs ? readable(row.deviceMs->median) : "-",
+                       row.idleMs ? readable(row.idleMs->median) : "-",
+                       iterates ? std::to_string(row.iterations) : "-",
+                       iterates && row.iterations ? readable(perIterationUs(row)) : "-",
+                       readable(megapixelsPerSecond(row, benchCase)), ratioText(row.speedupOverHostSync),
+                       ratioText(row.perIterationOverFloor), ratioText(row.speedupOverReference),
+                       ratioText(row.speedupOverFastCpu), ratioText(row.speedupOverFloodFill),
+                       row.kind == Kind::Reference ? "reference" : row.check.text()},
+                 labelWidth);
+    }
+    // The best variant in one sentence, ratios spelled out.
+    const Measurement* best = nullptr;
+    for (const Measurement& row : benchCase.rows)
+        if (row.kind == Kind::Variant && row.skipped.empty() && row.check.ok() &&
+            (!best || row.hostMs.median < best->hostMs.median))
+            best = &row;
+    if (best) {
+        out << "best variant: " << best->label << ", " << readable(best->hostMs.median) << " ms";
+        if (best->speedupOverHostSync && best->variant.driver != Driver::HostSync)
+            out << "; " << ratioText(best->speedupOverHostSync) << " faster than host-sync";
+        if (best->perIterationOverFloor)
+            out << "; " << readable(perIterationUs(*best)) << " us per iteration = "
+                << ratioText(best->perIterationOverFloor) << " the launch floor";
+        auto versus = [&](const std::optional<double>& ratio, const char* what) {
+            if (!ratio)
+                return;
+            out << "; " << (*ratio >= 1 ? ratioText(ratio) + " faster than " : ratioText(1.0 / *ratio) + " slower than ")
+                << what;
+        };
+        versus(best->speedupOverReference, "the CPU reference");
+        versus(best->speedupOverFastCpu, "the fast CPU");
+        versus(best->speedupOverFloodFill, "cv::floodFill");
+        out << "\n";
+    }
+    out.flush();
+}
+
+QJsonObject spreadJson(const Spread& spread)
+{
+    return QJsonObject{{"median", spread.median}, {"min", spread.min}, {"max", spread.max}};
+}
+
+QJsonValue optionalJson(const std::optional<double>& value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+const char* kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Reference: return "cpu-reference";
+    case Kind::FastCpu: return "fast-cpu";
+    case Kind::FloodFill: return "opencv-floodfill";
+    case Kind::Variant: return "variant";
+    }
+    return "variant";
+}
+
+QJsonObject deviceJson(const DeviceInfo& device)
+{
+    return QJsonObject{{"id", QString::fromStdString(device.id())},
+                       {"name", QString::fromStdString(device.name)},
+                       {"platform", QString::fromStdString(device.platformName)},
+                       {"platformVersion", QString::fromStdString(device.platformVersion)},
+                       {"driverVersion", QString::fromStdString(device.driverVersion)},
+                       {"openClVersion", QString::fromStdString(device.openClVersion)},
+                       {"openClCVersion", QString::fromStdString(device.openClCVersion)},
+                       {"type", QString::fromStdString(device.type)},
+                       {"computeUnits", int(device.computeUnits)},
+                       {"globalMemoryBytes", double(device.globalMemoryBytes)},
+                       {"maxAllocationBytes", double(device.maxAllocationBytes)}};
+}
+
+QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, const LaunchFloor& floor,
+                     const std::vector<BenchCase>& cases, const std::vector<std::string>& skipped)
+{
+    QJsonArray caseArray;
+    for (const BenchCase& benchCase : cases) {
+        QJsonArray rows;
+        for (const Measurement& row : benchCase.rows) {
+            QJsonObject object{{"implementation", QString::fromStdString(row.name)},
+                               {"kind", kindName(row.kind)}};
+            if (!row.skipped.empty()) {
+                object["skipped"] = QString::fromStdString(row.skipped);
+                rows.append(object);
+                continue;
+            }
+            object["hostMilliseconds"] = spreadJson(row.hostMs);
+            object["deviceMilliseconds"] = row.deviceMs ? QJsonValue(spreadJson(*row.deviceMs)) : QJsonValue();
+            object["idleMilliseconds"] = row.idleMs ? QJsonValue(spreadJson(*row.idleMs)) : QJsonValue();
+            object["iterations"] = double(row.iterations);
+            object["microsecondsPerIteration"] = row.iterations ? QJsonValue(perIterationUs(row)) : QJsonValue();
+            object["pixelsPerSecond"] = megapixelsPerSecond(row, benchCase) * 1e6;
+            if (row.kind == Kind::Variant) {
+                object["wrongOnPurpose"] = row.variant.wrongOnPurpose();
+                object["deviceBytes"] = double(row.deviceBytes);
+            }
+            object["check"] = QString::fromStdString(row.kind == Kind::Reference ? "reference" : row.check.text());
+            object["verified"] = row.kind == Kind::Reference || row.check.ok();
+            object["differingPixels"] = double(row.check.differingPixels);
+            object["speedupOverHostSync"] = optionalJson(row.speedupOverHostSync);
+            object["perIterationOverLaunchFloor"] = optionalJson(row.perIterationOverFloor);
+            object["speedupOverReference"] = optionalJson(row.speedupOverReference);
+            object["speedupOverFastCpu"] = optionalJson(row.speedupOverFastCpu);
+            object["speedupOverFloodFill"] = optionalJson(row.speedupOverFloodFill);
+            rows.append(object);
+        }
+        caseArray.append(QJsonObject{{"image", QString::fromStdString(benchCase.image)},
+                                     {"width", benchCase.width},
+                                     {"height", benchCase.height},
+                                     {"seeds", benchCase.seedCount},
+                                     {"mode", QString::fromStdString(modeName(benchCase.mode))},
+                                     {"iterations", double(benchCase.iterations)},
+                                     {"classifiedPixels", double(benchCase.classified)},
+                                     {"results", rows}});
+    }
+    QJsonArray sizes, seedCounts, modes, skippedArray;
+    for (int size : settings.sizes)
+        sizes.append(size);
+    for (int count : settings.seedCounts)
+        seedCounts.append(count);
+    for (Mode mode : settings.modes)
+        modes.append(QString::fromStdString(modeName(mode)));
+    for (const std::string& reason : skipped)
+        skippedArray.append(QString::fromStdString(reason));
+    const QJsonObject settingsObject{
+        {"sizes", sizes}, {"samples", settings.samplesDirectory}, {"seeds", seedCounts}, {"modes", modes},
+        {"variants", QString::fromStdString(settings.variantsText)}, {"repeat", settings.repeat},
+        {"warmup", settings.warmup}, {"referenceRepeat", settings.referenceRepeat},
+        {"cpuThreads", settings.cpuThreads}, {"lower", int(settings.grow.lower)},
+        {"upper", int(settings.grow.upper)}, {"tolerance", settings.grow.tolerance},
+        {"connectivity", settings.grow.connectivity}, {"noiseSeed", double(settings.noiseSeed)}};
+    const QJsonObject root{
+        {"device", deviceJson(device)},
+        {"hostThreads", int(std::thread::hardware_concurrency())},
+        {"openCv", haveOpenCv},
+        {"settings", settingsObject},
+        {"launchFloor", QJsonObject{{"launches", floor.launches},
+                                    {"pipelinedMicroseconds", spreadJson(floor.pipelinedUs)},
+                                    {"blockingReadMicroseconds", spreadJson(floor.blockingUs)}}},
+        {"skipped", skippedArray},
+        {"cases", caseArray}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+std::string csvNumber(const std::optional<double>& value)
+{
+    if (!value)
+        return "";
+    std::ostringstream text;
+    text << std::setprecision(8) << *value;
+    return text.str();
+}
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+QByteArray benchCsv(const DeviceInfo& device, const LaunchFloor& floor, const std::vector<BenchCase>& cases)
+{
+    std::ostringstream out;
+    out << "device,image,width,height,seeds,mode,implementation,kind,host_ms_median,host_ms_min,host_ms_max,"
+           "device_ms_median,device_ms_min,device_ms_max,idle_ms_median,iterations,us_per_iteration,"
+           "pixels_per_second,check,differing_pixels,speedup_vs_host_sync,per_iteration_vs_floor,"
+           "speedup_vs_reference,speedup_vs_fast_cpu,speedup_vs_floodfill,floor_pipelined_us,"
+           "floor_blocking_us,skipped\n";
+    for (const BenchCase& benchCase : cases) {
+        for (const Measurement& row : benchCase.rows) {
+            const bool ran = row.skipped.empty();
+            auto when = [&](bool present, double value) { return present ? std::optional<double>(value) : std::nullopt; };
+            out << csvField(device.name) << "," << csvField(benchCase.image) << "," << benchCase.width << ","
+                << benchCase.height << "," << benchCase.seedCount << "," << modeName(benchCase.mode) << ","
+                << csvField(row.name) << "," << kindName(row.kind) << ","
+                << csvNumber(when(ran, row.hostMs.median)) << "," << csvNumber(when(ran, row.hostMs.min)) << ","
+                << csvNumber(when(ran, row.hostMs.max)) << ","
+                << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->median : 0)) << ","
+                << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->min : 0)) << ","
+                << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->max : 0)) << ","
+                << csvNumber(when(row.idleMs.has_value(), row.idleMs ? row.idleMs->median : 0)) << ","
+                << (ran ? std::to_string(row.iterations) : "") << ","
+                << csvNumber(when(ran && row.iterations > 0, perIterationUs(row))) << ","
+                << csvNumber(when(ran, megapixelsPerSecond(row, benchCase) * 1e6)) << ","
+                << (ran ? (row.kind == Kind::Reference ? "reference" : csvField(row.check.text())) : "") << ","
+                << (ran ? std::to_string(row.check.differingPixels) : "") << ","
+                << csvNumber(row.speedupOverHostSync) << "," << csvNumber(row.perIterationOverFloor) << ","
+                << csvNumber(row.speedupOverReference) << "," << csvNumber(row.speedupOverFastCpu) << ","
+                << csvNumber(row.speedupOverFloodFill) << "," << csvNumber(floor.pipelinedUs.median) << ","
+                << csvNumber(floor.blockingUs.median) << "," << csvField(row.skipped) << "\n";
+        }
+    }
+    return QByteArray::fromStdString(out.str());
+}
+
+std::string hostProcessor()
+{
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (cpuinfo.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        for (QByteArray line = cpuinfo.readLine(); !line.isEmpty(); line = cpuinfo.readLine())
+            if (line.startsWith("model name")) {
+                const int colon = line.indexOf(':');
+                return line.mid(colon + 1).trimmed().toStdString();
+            }
+    }
+    return "unknown processor";
+}
+
+// Whether the device holds a run of this image with the chosen variants
+// (the buffers regionGrowingDeviceBytes counts); the reason when not.
+std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::string& name, size_t seedCount,
+                                             const std::vector<GrowVariant>& variants, const DeviceInfo& device)
+{
+    uint64_t smallest = UINT64_MAX;
+    for (const GrowVariant& variant : variants)
+        smallest = std::min(smallest, regionGrowingDeviceBytes(image.pixelCount(), seedCount, variant.frontier));
+    const uint64_t largestBuffer = image.pixelCount() * 4;
+    if (smallest <= device.globalMemoryBytes && largestBuffer <= device.maxAllocationBytes)
+        return std::nullopt;
+    std::ostringstream reason;
+    reason << name << " " << image.width << "x" << image.height << " skipped: it needs "
+           << smallest / (1024 * 1024) << " MiB of device memory (largest buffer "
+           << largestBuffer / (1024 * 1024) << " MiB); " << device.name << " has "
+           << device.globalMemoryBytes / (1024 * 1024) << " MiB, at most "
+           << device.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
+    return reason.str();
+}
+
+} // namespace
+
+bool runBench(const std::vector<std::string>& arguments)
+{
+    const BenchSettings settings = parseSettings(arguments);
+    const DeviceInfo deviceInfo = selectDevice(settings.deviceSpec);
+    const std::vector<GrowVariant> variants = chooseVariants(settings.variantsText, deviceInfo);
+    std::vector<QString> samples;
+    if (!settings.samplesDirectory.isEmpty())
+        samples = sampleFiles(settings.samplesDirectory);
+    ComputeDevice device(deviceInfo);
+    std::ostream& out = std::cout;
+
+    out << "device: " << deviceInfo.id() << " " << deviceInfo.name << " (" << deviceInfo.platformName << ", "
+        << deviceInfo.platformVersion << ", driver " << deviceInfo.driverVersion << ", " << deviceInfo.openClCVersion
+        << ", " << deviceInfo.computeUnits << " compute units, " << deviceInfo.globalMemoryBytes / (1024 * 1024)
+        << " MiB)\n"
+        << "host: " << hostProcessor() << ", " << std::thread::hardware_concurrency() << " hardware threads\n"
+        << "runs: " << settings.warmup << " warm-up + " << settings.repeat << " measured per implementation ("
+        << settings.referenceRepeat << " for the CPU reference); medians, (min..max)\n"
+        << "variants: " << variants.size() << "; cv::floodFill: "
+        << (haveOpenCv ? "yes (mode range, one seed)" : "not built (OpenCV was not found at configure time)")
+        << "\n";
+
+    const LaunchFloor floor = measureLaunchFloor(device, std::max(settings.repeat, 3));
+    out << "launch floor (empty kernel, " << floor.launches << " launches): " << readable(floor.pipelinedUs.median)
+        << " us per launch pipelined (" << readable(floor.pipelinedUs.min) << ".." << readable(floor.pipelinedUs.max)
+        << "), " << readable(floor.blockingUs.median) << " us with a blocking 4-byte read after each ("
+        << readable(floor.blockingUs.min) << ".." << readable(floor.blockingUs.max) << ")\n"
+        << "columns: host ms from upload to result; device ms = kernel time from the profiling events; idle ms = "
+           "gaps between commands;\n"
+           "  vs sync/ref/fast/fill = speed-up over host-sync of the same frontier and collectives, the CPU "
+           "reference,\n"
+           "  the fast CPU, cv::floodFill (above 1: this row is faster); /floor = host time per iteration over the "
+           "pipelined launch floor\n";
+
+    Bench bench(settings, device, variants, floor);
+    std::vector<BenchCase> cases;
+    std::vector<std::string> skipped;
+    bool allEqual = true;
+    auto runImage = [&](const BenchImage& input) {
+        for (int seedCount : settings.seedCounts) {
+            const std::vector<Seed> seeds = gridSeeds(input.image.width, input.image.height, seedCount);
+            if (seeds.empty()) {
+                skipped.push_back(input.name + " skipped for " + seedsText(seedCount) + ": too small for them");
+                out << "\n" << skipped.back() << "\n";
+                continue;
+            }
+            if (auto reason = tooLargeForDevice(input.image, input.name, seeds.size(), variants, deviceInfo)) {
+                skipped.push_back(*reason);
+                out << "\n" << *reason << "\n";
+                return;
+            }
+            for (Mode mode : settings.modes) {
+                cases.push_back(bench.runCase(input, seeds, mode));
+                printCase(out, cases.back());
+                for (const Measurement& row : cases.back().rows)
+                    if (row.kind != Kind::Reference && row.skipped.empty() && row.expectedEqual && !row.check.ok())
+                        allEqual = false;
+            }
+        }
+    };
+    for (int size : settings.sizes)
+        runImage({"noise-" + std::to_string(size), smoothNoise(size, settings.noiseSeed)});
+    for (const QString& path : samples)
+        runImage({QFileInfo(path).completeBaseName().toStdString(), loadLumaImage(path)});
+
+    if (!settings.jsonPath.empty())
+        saveFileAtomically(QString::fromStdString(settings.jsonPath),
+                           benchJson(settings, deviceInfo, floor, cases, skipped));
+    if (!settings.csvPath.empty())
+        saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, cases));
+    if (!allEqual)
+        out << "\nsome results differ from the CPU reference (see the check column)\n";
+    return allEqual;
+}
+
+} // namespace rgx

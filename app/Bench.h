@@ -1,0 +1,20 @@
+// rgx-cli bench: region growing timed over a matrix of images, seed counts,
+// modes and variants on one device, beside the launch floor of that device
+// and the CPU baselines (docs/PERFORMANCE.md says how to read it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+// The usage lines of bench, for rgx-cli --help.
+extern const char* benchUsage;
+
+// Runs the bench with the arguments after "bench", prints the tables and
+// writes the JSON/CSV files asked for. Returns false when a result that
+// should equal the CPU reference did not (a correct variant, the fast CPU
+// implementation or cv::floodFill). Throws InputError, OpenClError.
+bool runBench(const std::vector<std::string>& arguments);
+
+} // namespace rgx
