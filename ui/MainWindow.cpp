@@ -640,6 +640,8 @@ void MainWindow::closeImage()
     diff_.reset();
     referencePending_ = false;
     frameCache_.clear();
+    filteredImage_ = QImage();
+    playback_->setFilteredAvailable(false);
     undo_.clear();
     seeds_.replaceAll({});
     seedModel_->setResult(nullptr, {});
@@ -954,6 +956,8 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     referencePending_ = false;
     ++resultSerial_;
     frameCache_.clear();
+    filteredImage_ = QImage();
+    playback_->setFilteredAvailable(!result_->filteredLuma.empty());
     seedModel_->setResult(result_, outcome.request.seeds);
     timing_->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
     playback_->setFrameCount(result_->iterations);
@@ -1102,6 +1106,24 @@ QImage MainWindow::diffPicture(uint32_t frame) const
     return picture;
 }
 
+const QImage& MainWindow::baseImage()
+{
+    if (!playback_->showFiltered() || !result_ || result_->filteredLuma.size() != size_t(displayImage_.width()) * size_t(displayImage_.height()))
+        return displayImage_;
+    if (filteredImage_.isNull()) {
+        // 16-bit luma is shown by its high byte, as lumaToQImage does.
+        QImage grey(displayImage_.width(), displayImage_.height(), QImage::Format_Grayscale8);
+        const int shift = luma_->bitDepth > 8 ? 8 : 0;
+        for (int y = 0; y < grey.height(); ++y) {
+            uchar* line = grey.scanLine(y);
+            for (int x = 0; x < grey.width(); ++x)
+                line[x] = uchar(result_->filteredLuma[size_t(y) * size_t(grey.width()) + size_t(x)] >> shift);
+        }
+        filteredImage_ = grey.convertToFormat(QImage::Format_RGB32);
+    }
+    return filteredImage_;
+}
+
 void MainWindow::refreshPicture()
 {
     if (!luma_) {
@@ -1112,7 +1134,7 @@ void MainWindow::refreshPicture()
     const bool corruption = corruptionAction_->isChecked();
     QPixmap picture;
     if (!result_ || (!playback_->overlayShown() && !corruption)) {
-        picture = basePixmap_;
+        picture = playback_->showFiltered() && result_ ? QPixmap::fromImage(baseImage()) : basePixmap_;
     } else {
         const QString key = QStringLiteral("%1/%2/%3/%4/%5/%6/%7")
                                 .arg(resultSerial_)
@@ -1121,7 +1143,8 @@ void MainWindow::refreshPicture()
                                 .arg(playback_->opacity())
                                 .arg(playback_->outlines())
                                 .arg(playback_->frontier())
-                                .arg(frame >= playback_->lastFrame());
+                                .arg(frame >= playback_->lastFrame())
+                                + (playback_->showFiltered() ? QStringLiteral("/filtered") : QString());
         if (QPixmap* cached = frameCache_.object(key)) {
             picture = *cached;
         } else {
@@ -1136,7 +1159,7 @@ void MainWindow::refreshPicture()
                 style.outlines = playback_->outlines();
                 style.frontier = playback_->frontier();
                 style.frame = frame;
-                image = renderOverlay(displayImage_, *result_, style);
+                image = renderOverlay(baseImage(), *result_, style);
             }
             picture = QPixmap::fromImage(image);
             frameCache_.insert(key, new QPixmap(picture), std::max<qsizetype>(1, qsizetype(picture.width()) * picture.height() * 4 / 1024));
@@ -1156,6 +1179,8 @@ void MainWindow::updatePixelInfo(QPoint pixel, bool inside)
     if (result_ && result_->width == luma_->width) {
         const size_t p = size_t(pixel.y()) * size_t(luma_->width) + size_t(pixel.x());
         const uint32_t stamp = result_->stamps[p];
+        if (result_->filteredLuma.size() == result_->labels.size())
+            info += QStringLiteral(" (filtered %1)").arg(result_->filteredLuma[p]);
         info += QStringLiteral("  label %1  stamp %2")
                     .arg(result_->labels[p])
                     .arg(stamp == unclassifiedStamp ? QStringLiteral("-") : QString::number(stamp));

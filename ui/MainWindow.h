@@ -117,6 +117,8 @@ private:
     void updateActions();
     void refreshPicture();
     QImage diffPicture(uint32_t frame) const;
+    // The picture the regions are drawn on: the image, or the prefilter's output.
+    const QImage& baseImage();
     void updateDiffLabel();
     void updatePixelInfo(QPoint pixel, bool inside);
     void requestReferenceIfNeeded();
@@ -155,6 +157,7 @@ private:
     QImage displayImage_;      // the source image as 32-bit RGB
     QImage dimmedImage_;       // the same, darkened, under the corruption view
     QPixmap basePixmap_;
+    QImage filteredImage_;     // the prefilter's output of result_, grey, built when first shown
     QPixmap currentPicture_;
     std::shared_ptr<const LumaImage> luma_;
 

@@ -82,9 +82,14 @@ PlaybackPanel::PlaybackPanel(QWidget* parent) : QWidget(parent)
     frontier_->setObjectName(QStringLiteral("frontierCheck"));
     frontier_->setChecked(true);
     frontier_->setToolTip(QStringLiteral("Highlight the pixels classified in the shown iteration"));
+    filtered_ = new QCheckBox(QStringLiteral("Prefiltered"), displayBox);
+    filtered_->setObjectName(QStringLiteral("filteredCheck"));
+    filtered_->setToolTip(QStringLiteral("Show the prefilter's output (what the regions grew on) under the regions"));
+    filtered_->setEnabled(false);
     auto* toggles = new QHBoxLayout;
     toggles->addWidget(outlines_);
     toggles->addWidget(frontier_);
+    toggles->addWidget(filtered_);
     toggles->addStretch(1);
     display->addLayout(toggles, 1, 0, 1, 3);
     corruption_ = new QToolButton(displayBox);
@@ -117,7 +122,7 @@ PlaybackPanel::PlaybackPanel(QWidget* parent) : QWidget(parent)
         opacityLabel_->setText(QStringLiteral("%1 %").arg(value));
         emit displayChanged();
     });
-    for (QCheckBox* box : {showOverlay_, outlines_, frontier_})
+    for (QCheckBox* box : {showOverlay_, outlines_, frontier_, filtered_})
         connect(box, &QCheckBox::toggled, this, &PlaybackPanel::displayChanged);
     clearFrames();
 }
@@ -233,6 +238,8 @@ void PlaybackPanel::setOutlines(bool on) { outlines_->setChecked(on); }
 bool PlaybackPanel::frontier() const { return frontier_->isChecked(); }
 void PlaybackPanel::setFrontier(bool on) { frontier_->setChecked(on); }
 bool PlaybackPanel::overlayShown() const { return showOverlay_->isChecked(); }
+bool PlaybackPanel::showFiltered() const { return filtered_->isEnabled() && filtered_->isChecked(); }
+void PlaybackPanel::setFilteredAvailable(bool available) { filtered_->setEnabled(available); }
 
 void PlaybackPanel::setCorruptionAction(QAction* action)
 {

@@ -36,6 +36,9 @@ public:
     bool frontier() const;
     void setFrontier(bool on);
     bool overlayShown() const;
+    // Draw the regions over the prefilter's output instead of the image.
+    bool showFiltered() const;
+    void setFilteredAvailable(bool available);
 
     // The corruption-view toggle is the main window's action; the panel shows
     // it next to the label with the diff's numbers.
@@ -76,6 +79,7 @@ private:
     QLabel* opacityLabel_;
     QCheckBox* outlines_;
     QCheckBox* frontier_;
+    QCheckBox* filtered_;
     QToolButton* corruption_;
     QLabel* diffLabel_;
 };

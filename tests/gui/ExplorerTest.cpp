@@ -143,6 +143,7 @@ private slots:
     void seedEditsRunAutomaticallyWhenAsked();
     void iterationCapStopsTheRunWithANotice();
     void lastChoicesAreRestored();
+    void prefilterOutputCanBeShown();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -965,6 +966,33 @@ void ExplorerTest::lastChoicesAreRestored()
     QCOMPARE(second.parametersPanel()->params().grow.tolerance, 45.0);
     QCOMPARE(second.playbackPanel()->opacity(), 0.7);
     QSettings().clear();
+}
+
+void ExplorerTest::prefilterOutputCanBeShown()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    auto* prefilter = child<QComboBox>(window_.get(), "prefilterCombo");
+    prefilter->setCurrentIndex(prefilter->findData(int(PrefilterSpec::Kind::BoxMean)));
+    child<QSpinBox>(window_.get(), "prefilterSizeSpin")->setValue(9);
+    if (!runAndWait(window_.get())) {
+        if (window_->lastNotice().contains(QStringLiteral("not implemented")))
+            QSKIP("this engine has no prefilter yet");
+        QFAIL(qPrintable(window_->lastNotice()));
+    }
+    const GrowResultPtr result = window_->result();
+    QCOMPARE(result->filteredLuma.size(), result->labels.size());
+    auto* filtered = child<QCheckBox>(window_.get(), "filteredCheck");
+    QVERIFY(filtered->isEnabled());
+    filtered->setChecked(true);
+    child<QCheckBox>(window_.get(), "overlayCheck")->setChecked(false);
+    const QImage picture = window_->currentPicture();
+    for (QPoint pixel : {QPoint(0, 0), QPoint(100, 55), QPoint(383, 302)}) {
+        const uint16_t value = result->filteredLuma[size_t(pixel.y()) * 384 + size_t(pixel.x())];
+        QCOMPARE(qGray(picture.pixel(pixel)), int(value));
+    }
+    QTest::mouseMove(window_->imageView(), at(100, 55));
+    QTRY_VERIFY(child<QLabel>(window_.get(), "pixelInfo")->text().contains(QStringLiteral("filtered")));
 }
 
 QTEST_MAIN(ExplorerTest)
