@@ -3,12 +3,11 @@
 // (visit the neighbours of a compacted frontier list) or grow_sweep (visit
 // every pixel, neighbours read from a local tile or straight from global).
 //
-// Build options (see engine/Variant.cpp):
+// Mode (0 competitive, 1 adaptive, 2 range), rule (rule_all: 0 adjacent,
+// 1 all) and connectivity (4 or 8) are kernel arguments, so changing them
+// needs no rebuild. Build options (see engine/Variant.cpp):
 //   RGX_WG_SIZE             work-group size (grow_queue: 1-D; grow_sweep: TILE_W * TILE_H)
 //   RGX_TILE_W, RGX_TILE_H  sweep tile size
-//   RGX_CONNECTIVITY        4 or 8
-//   RGX_RULE_ALL            0: eligible = labels of classified neighbours; 1: every region
-//   RGX_MODE                0 competitive, 1 adaptive, 2 range
 //   RGX_TILE                0 direct global loads, 1 async_work_group_copy into local memory
 //   RGX_TILE_BARRIER(f)     barrier(f), or nothing for tile=async-nobarrier
 //   RGX_COLLECTIVES, RGX_BARRIER  see collectives.h
@@ -71,46 +70,33 @@ __kernel void update_means(const uint iteration, const uint region_total,
 // eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
 inline uint decide(uint value, const uint* eligible, uint eligible_count,
                    __global const ulong* means, __global const uint* seed_luma,
-                   uint region_total, ulong threshold, uint lower, uint upper)
+                   uint region_total, ulong threshold, uint lower, uint upper,
+                   uint mode, uint rule_all)
 {
-#if RGX_RULE_ALL
-    (void)eligible;
-    (void)eligible_count;
-    const uint candidates = region_total;
-#else
-    const uint candidates = eligible_count;
-#endif
+    const uint candidates = rule_all ? region_total : eligible_count;
     uint best = 0;
     ulong best_distance = 0;
     const ulong scaled = (ulong)value << 8;
     for (uint j = 0; j < candidates; ++j) {
-#if RGX_RULE_ALL
-        const uint k = j + 1;
-#else
-        const uint k = eligible[j];
-#endif
+        const uint k = rule_all ? j + 1 : eligible[j];
         if (k == 0 || k > region_total)
             continue;
-#if RGX_MODE == RGX_MODE_RANGE
-        const ulong seed = seed_luma[k - 1];
-        const bool inside = (ulong)value + lower >= seed && (ulong)value <= seed + upper;
-        if (inside && (best == 0 || k < best))
-            best = k;
-#else
-        const ulong mean = means[k - 1];
-        const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
-        if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
-            best = k;
-            best_distance = distance;
+        if (mode == RGX_MODE_RANGE) {
+            const ulong seed = seed_luma[k - 1];
+            const bool inside = (ulong)value + lower >= seed && (ulong)value <= seed + upper;
+            if (inside && (best == 0 || k < best))
+                best = k;
+        } else {
+            const ulong mean = means[k - 1];
+            const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
+            if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
+                best = k;
+                best_distance = distance;
+            }
         }
-#endif
     }
-#if RGX_MODE == RGX_MODE_ADAPTIVE
-    if (best != 0 && best_distance > threshold)
+    if (mode == RGX_MODE_ADAPTIVE && best != 0 && best_distance > threshold)
         best = 0;
-#else
-    (void)threshold;
-#endif
     return best;
 }
 
@@ -192,6 +178,7 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
+                const uint mode, const uint rule_all, const int connectivity,
                 __local uint* scratch)
 {
     const uint pixel_count = (uint)width * (uint)height;
@@ -200,16 +187,16 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
     const uint stride = get_num_groups(0) * RGX_WG_SIZE;
 
     for (uint round = get_group_id(0) * RGX_WG_SIZE; round < frontier_size; round += stride) {
-        uint accepted_pixel[RGX_CONNECTIVITY];
-        uint accepted_region[RGX_CONNECTIVITY];
-        uint accepted_luma[RGX_CONNECTIVITY];
+        uint accepted_pixel[8];
+        uint accepted_region[8];
+        uint accepted_luma[8];
         uint accepted = 0;
         const uint index = round + lid;
         const uint q = index < frontier_size ? frontier[index] : pixel_count;
         if (q < pixel_count) {
             const int qx = (int)(q % (uint)width);
             const int qy = (int)(q / (uint)width);
-            for (int d = 0; d < RGX_CONNECTIVITY; ++d) {
+            for (int d = 0; d < connectivity; ++d) {
                 const int x = qx + neighbour_dx[d];
                 const int y = qy + neighbour_dy[d];
                 if (x < 0 || y < 0 || x >= width || y >= height)
@@ -217,10 +204,9 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                 const uint p = (uint)y * (uint)width + (uint)x;
                 if (atomic_cmpxchg(&stamps[p], UNCLASSIFIED, CLAIMED) != UNCLASSIFIED)
                     continue;
-                uint eligible[RGX_CONNECTIVITY];
+                uint eligible[8];
                 uint eligible_count = 0;
-#if !RGX_RULE_ALL
-                for (int e = 0; e < RGX_CONNECTIVITY; ++e) {
+                for (int e = 0; e < connectivity && !rule_all; ++e) {
                     const int nx = x + neighbour_dx[e];
                     const int ny = y + neighbour_dy[e];
                     if (nx < 0 || ny < 0 || nx >= width || ny >= height)
@@ -229,10 +215,9 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                     if (atomic_or(&stamps[n], 0u) <= iteration - 1)
                         eligible[eligible_count++] = labels[n];
                 }
-#endif
                 const uint value = luma[p];
                 const uint k = decide(value, eligible, eligible_count, means, seed_luma,
-                                      region_total, threshold, lower, upper);
+                                      region_total, threshold, lower, upper, mode, rule_all);
                 if (k != 0) {
                     labels[p] = (ushort)k;
                     atomic_xchg(&stamps[p], iteration);
@@ -277,6 +262,7 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
+                const uint mode, const uint rule_all, const int connectivity,
                 __local uint* scratch, __local uint* tile)
 {
     // Growth already stopped (a batch ran past the end): nothing can be a
@@ -322,7 +308,7 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     uint settled_mask = 0;
     bool is_candidate = false;
     if (growing && inside && own_stamp == UNCLASSIFIED) {
-        for (int d = 0; d < RGX_CONNECTIVITY; ++d) {
+        for (int d = 0; d < connectivity; ++d) {
             const int nx = x + neighbour_dx[d];
             const int ny = y + neighbour_dy[d];
             if (nx < 0 || ny < 0 || nx >= width || ny >= height)
@@ -353,14 +339,14 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     uint accepted_luma[1] = {0};
     uint accepted = 0;
     if (is_candidate) {
-        uint eligible[RGX_CONNECTIVITY];
+        uint eligible[8];
         uint eligible_count = 0;
-        for (int d = 0; d < RGX_CONNECTIVITY; ++d)
+        for (int d = 0; d < connectivity; ++d)
             if (settled_mask & (1u << d))
                 eligible[eligible_count++] = NEIGHBOUR_LABEL(neighbour_dx[d], neighbour_dy[d]);
         const uint value = luma[p];
         const uint k = decide(value, eligible, eligible_count, means, seed_luma, region_total,
-                              threshold, lower, upper);
+                              threshold, lower, upper, mode, rule_all);
         if (k != 0) {
             accepted_region[0] = k;
             accepted_luma[0] = value;
@@ -398,12 +384,13 @@ void grow_queue(const uint iteration, const int width, const int height,
                 volatile __global uint* region_count,
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
-                const ulong threshold, const uint lower, const uint upper)
+                const ulong threshold, const uint lower, const uint upper,
+                const uint mode, const uint rule_all, const int connectivity)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
     grow_queue_step(iteration, width, height, frontier, next_frontier, luma, labels, stamps, means,
                     seed_luma, region_total, region_count, region_sum, counters, threshold, lower,
-                    upper, scratch);
+                    upper, mode, rule_all, connectivity, scratch);
 }
 
 __kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
@@ -419,7 +406,8 @@ void grow_sweep(const uint iteration, const int width, const int height,
                 volatile __global uint* region_count,
                 volatile __global uint* region_sum,
                 volatile __global uint* counters,
-                const ulong threshold, const uint lower, const uint upper)
+                const ulong threshold, const uint lower, const uint upper,
+                const uint mode, const uint rule_all, const int connectivity)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
 #if RGX_TILE == RGX_TILE_ASYNC
@@ -429,7 +417,7 @@ void grow_sweep(const uint iteration, const int width, const int height,
 #endif
     grow_sweep_step(iteration, width, height, stamps_in, labels_in, stamps_out, labels_out, luma,
                     means, seed_luma, region_total, region_count, region_sum, counters, threshold,
-                    lower, upper, scratch, tile);
+                    lower, upper, mode, rule_all, connectivity, scratch, tile);
 }
 
 #if RGX_DEVICE_ENQUEUE
@@ -448,11 +436,12 @@ void grow_sweep(const uint iteration, const int width, const int height,
         __global uint* stamps_a, __global uint* stamps_b, __global ulong* means,              \
         __global const uint* seed_luma, const uint region_total, __global uint* region_count, \
         __global uint* region_sum, __global uint* counters, const ulong threshold,            \
-        const uint lower, const uint upper
+        const uint lower, const uint upper, const uint mode, const uint rule_all,             \
+        const int connectivity
 #define CHAIN_ARGUMENTS(next)                                                                  \
     (next), cap, max_groups, width, height, frontier_a, frontier_b, luma, labels_a, labels_b, \
         stamps_a, stamps_b, means, seed_luma, region_total, region_count, region_sum,         \
-        counters, threshold, lower, upper
+        counters, threshold, lower, upper, mode, rule_all, connectivity
 
 void schedule_iteration(CHAIN_PARAMETERS)
 {
@@ -481,8 +470,8 @@ void schedule_iteration(CHAIN_PARAMETERS)
                                        odd ? labels_a : labels_b, odd ? stamps_b : stamps_a,
                                        odd ? labels_b : labels_a, luma, means, seed_luma,
                                        region_total, region_count, region_sum, counters,
-                                       threshold, lower, upper, (local uint*)scratch,
-                                       (local uint*)tile);
+                                       threshold, lower, upper, mode, rule_all, connectivity,
+                                       (local uint*)scratch, (local uint*)tile);
                    },
                    (uint)(RGX_SCRATCH_SIZE * sizeof(uint)), (uint)(TILE_WORDS * sizeof(uint)));
 #else
@@ -494,7 +483,7 @@ void schedule_iteration(CHAIN_PARAMETERS)
                        grow_queue_step(iteration, width, height, odd ? frontier_a : frontier_b,
                                        odd ? frontier_b : frontier_a, luma, labels_a, stamps_a,
                                        means, seed_luma, region_total, region_count, region_sum,
-                                       counters, threshold, lower, upper, (local uint*)scratch);
+                                       counters, threshold, lower, upper, mode, rule_all, connectivity, (local uint*)scratch);
                    },
                    (uint)(RGX_SCRATCH_SIZE * sizeof(uint)));
 #endif

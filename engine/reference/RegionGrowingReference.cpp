@@ -3,6 +3,7 @@
 #include "RegionGrowingReference.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace rgx {
 namespace {
@@ -85,11 +86,12 @@ GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, in
 
         // Decide every candidate before changing anything.
         std::vector<std::pair<size_t, int>> accepted;
+        std::vector<int> eligible;
         for (size_t p : candidates) {
-            std::vector<int> eligible;
+            eligible.clear();
             if (params.rule == Rule::All) {
-                for (int k = 1; k <= regionTotal; ++k)
-                    eligible.push_back(k);
+                eligible.resize(size_t(regionTotal));
+                std::iota(eligible.begin(), eligible.end(), 1); // already sorted
             } else {
                 forEachNeighbour(int(p % width), int(p / width), width, height,
                                  params.connectivity, [&](size_t q, int, int) {
@@ -97,7 +99,8 @@ GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, in
                                          eligible.push_back(result.labels[q]);
                                  });
             }
-            std::sort(eligible.begin(), eligible.end());
+            if (params.rule == Rule::Adjacent)
+                std::sort(eligible.begin(), eligible.end());
 
             int chosen = 0;
             if (params.mode == Mode::Range) {

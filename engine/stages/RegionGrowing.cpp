@@ -34,7 +34,7 @@ struct Geometry {
     size_t tileHeight = 16;
 };
 
-std::string buildOptions(const GrowParams& params, const GrowVariant& variant,
+std::string buildOptions(const GrowVariant& variant,
                          const DeviceInfo& device, const Geometry& geometry)
 {
     const bool deviceEnqueue = variant.driver == Driver::DeviceEnqueue;
@@ -43,9 +43,6 @@ std::string buildOptions(const GrowParams& params, const GrowVariant& variant,
     const size_t sweepGroup = geometry.tileWidth * geometry.tileHeight;
     std::ostringstream options;
     options << device.openClCStandardOption(needsTwoPointZero)
-            << " -DRGX_CONNECTIVITY=" << params.connectivity
-            << " -DRGX_RULE_ALL=" << (params.rule == Rule::All ? 1 : 0)
-            << " -DRGX_MODE=" << int(params.mode)
             << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
             << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
             << variant.buildDefines();
@@ -120,19 +117,19 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         geometry.tileHeight /= 2;
 
     const std::string kernelName = variant.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
-    const BuiltProgram* built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+    const BuiltProgram* built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
     // A kernel may fit fewer work-items than the device (registers): shrink and rebuild.
     for (const KernelReport& report : built->kernels) {
         if (report.kernel != kernelName || report.workGroupSizeLimit == 0)
             continue;
         if (variant.frontier == Frontier::Queue && report.workGroupSizeLimit < geometry.workGroup) {
             geometry.workGroup = largestPowerOfTwoAtMost(report.workGroupSizeLimit);
-            built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+            built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
         } else if (variant.frontier == Frontier::Sweep &&
                    report.workGroupSizeLimit < geometry.tileWidth * geometry.tileHeight) {
             while (geometry.tileWidth * geometry.tileHeight > report.workGroupSizeLimit && geometry.tileHeight > 1)
                 geometry.tileHeight /= 2;
-            built = &device.programs().get(programFile, buildOptions(params, variant, info, geometry));
+            built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
         }
     }
 
@@ -232,6 +229,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         grow.setArg(arg++, threshold);
         grow.setArg(arg++, cl_uint(params.lower));
         grow.setArg(arg++, cl_uint(params.upper));
+        grow.setArg(arg++, cl_uint(params.mode));
+        grow.setArg(arg++, cl_uint(params.rule == Rule::All ? 1 : 0));
+        grow.setArg(arg++, cl_int(params.connectivity));
 
         // Launch sizes. The queue kernel loops over the frontier, so its
         // global size only needs to cover the device (batched) or the known
@@ -306,6 +306,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             chain.setArg(a++, threshold);
             chain.setArg(a++, cl_uint(params.lower));
             chain.setArg(a++, cl_uint(params.upper));
+            chain.setArg(a++, cl_uint(params.mode));
+            chain.setArg(a++, cl_uint(params.rule == Rule::All ? 1 : 0));
+            chain.setArg(a++, cl_int(params.connectivity));
             queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
                                        timings.track("grow", "grow_chain", -1, true));
             queue.finish();
