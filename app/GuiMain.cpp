@@ -50,7 +50,7 @@ int main(int argc, char* argv[])
                                         QStringLiteral("After the runs, save the window as FILE (PNG) and quit."),
                                         QStringLiteral("FILE"));
     const QCommandLineOption fresh(QStringLiteral("no-settings"),
-                                   QStringLiteral("Start with default choices and window layout, and save none."));
+                                   QStringLiteral("Start with the default choices and window layout, and do not save them."));
     parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, fresh});
     parser.process(app);
 

@@ -502,7 +502,7 @@ void MainWindow::onDevicesListed(const DeviceList& list)
     if (options_.preferredDevice.isEmpty()) {
         // A session opened before the list came wins; then the last device used.
         std::string wanted = pendingDeviceId_;
-        if (wanted.empty())
+        if (wanted.empty() && options_.restoreSettings)
             wanted = QSettings().value(QStringLiteral("device")).toString().toStdString();
         for (const DeviceInfo& device : list.devices)
             if (device.id() == wanted && (pendingDeviceName_.empty() || device.name == pendingDeviceName_))

@@ -33,6 +33,8 @@ class SeedTableModel;
 
 struct MainWindowOptions {
     QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
+    // false: start from the defaults and save no window state or choices
+    // (--no-settings, tests); recent files are still recorded.
     bool restoreSettings = true;
 };
 
