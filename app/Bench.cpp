@@ -15,12 +15,14 @@
 #include "reference/FastCpuGrowing.h"
 #include "stages/RegionGrowing.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLibrary>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,10 +32,6 @@
 #include <random>
 #include <sstream>
 #include <thread>
-
-#ifdef RGX_HAVE_OPENCV
-#include <opencv2/imgproc.hpp>
-#endif
 
 namespace rgx {
 
@@ -413,52 +411,56 @@ LaunchFloor measureLaunchFloor(ComputeDevice& device, int repeat)
     return floor;
 }
 
-#ifdef RGX_HAVE_OPENCV
-// cv::floodFill with a fixed range around the seed value: SPEC.md's mode
-// range with one seed. Only the fill is timed (mask included); the luma is
-// converted once (8-bit images as CV_8U, 16-bit ones as exact CV_32F).
-class FloodFill {
+// cv::floodFill, from the rgx_floodfill module (app/FloodFillModule.cpp,
+// built beside rgx-cli where OpenCV was found). Load it only once the
+// OpenCL device is open: FloodFillModule.cpp says why.
+class FloodFillModule {
 public:
-    explicit FloodFill(const LumaImage& image)
+    FloodFillModule()
+        : library_(QCoreApplication::applicationDirPath() + QStringLiteral("/rgx_floodfill"))
     {
-        const bool eightBit = std::all_of(image.luma.begin(), image.luma.end(), [](uint16_t v) { return v < 256; });
-        image_.create(image.height, image.width, eightBit ? CV_8U : CV_32F);
-        for (int y = 0; y < image.height; ++y)
-            for (int x = 0; x < image.width; ++x) {
-                if (eightBit)
-                    image_.at<uint8_t>(y, x) = uint8_t(image.at(x, y));
-                else
-                    image_.at<float>(y, x) = float(image.at(x, y));
-            }
+        if (!library_.load()) {
+            whyNot_ = "the rgx_floodfill module did not load (" + library_.errorString().toStdString() +
+                      "); it is built where OpenCV (core, imgproc) was found at configure time";
+            return;
+        }
+        prepare_ = reinterpret_cast<Prepare>(library_.resolve("rgxFloodFillPrepare"));
+        run_ = reinterpret_cast<Run>(library_.resolve("rgxFloodFillRun"));
+        release_ = reinterpret_cast<Release>(library_.resolve("rgxFloodFillRelease"));
+        if (!prepare_ || !run_ || !release_)
+            whyNot_ = "the rgx_floodfill module lacks its functions: rebuild rgx-cli";
     }
 
-    // Returns the milliseconds the fill took; filled gets 1 per reached pixel.
-    double run(Seed seed, const GrowParams& params, std::vector<uint8_t>& filled)
+    bool available() const { return whyNot_.empty(); }
+    const std::string& whyNot() const { return whyNot_; }
+
+    // The fill of one image, repeated: returns the milliseconds of each run
+    // and the pixels the first one reached.
+    std::vector<double> time(const LumaImage& image, Seed seed, const GrowParams& params, int runs,
+                             std::vector<uint8_t>& filled) const
     {
-        const auto start = Clock::now();
-        cv::Mat mask = cv::Mat::zeros(image_.rows + 2, image_.cols + 2, CV_8U);
-        const int flags = params.connectivity | (1 << 8) | cv::FLOODFILL_FIXED_RANGE | cv::FLOODFILL_MASK_ONLY;
-        cv::floodFill(image_, mask, cv::Point(seed.x, seed.y), cv::Scalar(), nullptr,
-                      cv::Scalar(double(params.lower)), cv::Scalar(double(params.upper)), flags);
-        const double elapsed = millisecondsSince(start);
-        filled.resize(size_t(image_.rows) * size_t(image_.cols));
-        for (int y = 0; y < image_.rows; ++y)
-            for (int x = 0; x < image_.cols; ++x)
-                filled[size_t(y) * size_t(image_.cols) + size_t(x)] = mask.at<uint8_t>(y + 1, x + 1) ? 1 : 0;
-        return elapsed;
+        void* prepared = prepare_(image.luma.data(), image.width, image.height);
+        filled.assign(image.luma.size(), 0);
+        std::vector<uint8_t> scratch(image.luma.size());
+        std::vector<double> milliseconds;
+        for (int r = 0; r < runs; ++r)
+            milliseconds.push_back(run_(prepared, seed.x, seed.y, params.lower, params.upper, params.connectivity,
+                                        r == 0 ? filled.data() : scratch.data()));
+        release_(prepared);
+        return milliseconds;
     }
 
 private:
-    cv::Mat image_;
-};
-#endif
+    using Prepare = void* (*)(const uint16_t*, int, int);
+    using Run = double (*)(void*, int, int, uint32_t, uint32_t, int, uint8_t*);
+    using Release = void (*)(void*);
 
-constexpr bool haveOpenCv =
-#ifdef RGX_HAVE_OPENCV
-    true;
-#else
-    false;
-#endif
+    QLibrary library_;
+    std::string whyNot_;
+    Prepare prepare_ = nullptr;
+    Run run_ = nullptr;
+    Release release_ = nullptr;
+};
 
 // ---------------------------------------------------------------------------
 // Running a case
@@ -466,8 +468,9 @@ constexpr bool haveOpenCv =
 class Bench {
 public:
     Bench(const BenchSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
-          const LaunchFloor& floor)
-        : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor) {}
+          const LaunchFloor& floor, const FloodFillModule& floodFill)
+        : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor),
+          floodFill_(floodFill) {}
 
     BenchCase runCase(const BenchImage& input, const std::vector<Seed>& seeds, Mode mode)
     {
@@ -516,27 +519,18 @@ public:
         fast.hostMs = spreadOf(hostMs);
         result.rows.push_back(fast);
 
-#ifdef RGX_HAVE_OPENCV
-        if (mode == Mode::Range && seeds.size() == 1) {
+        if (floodFill_.available() && mode == Mode::Range && seeds.size() == 1) {
             Measurement flood = baseline(Kind::FloodFill, "opencv-floodfill", "cv::floodFill");
-            FloodFill fill(image);
             std::vector<uint8_t> filled;
-            hostMs.clear();
-            for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
-                const double elapsed = fill.run(seeds[0], params.grow, filled);
-                if (r == 0) {
-                    flood.check.done = true;
-                    for (size_t p = 0; p < filled.size(); ++p)
-                        flood.check.differingPixels += (filled[p] != 0) != (truth->labels[p] == 1);
-                }
-                if (r >= settings_.warmup)
-                    hostMs.push_back(elapsed);
-            }
-            flood.hostMs = spreadOf(hostMs);
-            flood.iterations = truth->iterations; // a fill has no iterations; shown for the row
+            std::vector<double> runs =
+                floodFill_.time(image, seeds[0], params.grow, settings_.warmup + settings_.repeat, filled);
+            flood.check.done = true;
+            for (size_t p = 0; p < filled.size(); ++p)
+                flood.check.differingPixels += (filled[p] != 0) != (truth->labels[p] == 1);
+            flood.hostMs = spreadOf(std::vector<double>(runs.begin() + settings_.warmup, runs.end()));
+            flood.iterations = truth->iterations; // a fill has no iterations; kept for the record
             result.rows.push_back(flood);
         }
-#endif
 
         for (const GrowVariant& variant : variants_)
             result.rows.push_back(runVariant(image, seeds, params, variant, *truth));
@@ -633,6 +627,7 @@ private:
     ComputeDevice& device_;
     const std::vector<GrowVariant> variants_;
     const LaunchFloor floor_;
+    const FloodFillModule& floodFill_;
 };
 
 // ---------------------------------------------------------------------------
@@ -656,7 +651,8 @@ std::string ratioText(const std::optional<double>& ratio)
 {
     if (!ratio)
         return "-";
-    return fixed(*ratio, *ratio >= 100 ? 0 : *ratio >= 10 ? 1 : 2) + "x";
+    const double r = *ratio;
+    return fixed(r, r >= 100 ? 0 : r >= 10 ? 1 : r >= 0.1 ? 2 : r >= 0.01 ? 3 : 4) + "x";
 }
 
 std::string seedsText(int count)
@@ -801,7 +797,8 @@ QJsonObject deviceJson(const DeviceInfo& device)
 }
 
 QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, const LaunchFloor& floor,
-                     const std::vector<BenchCase>& cases, const std::vector<std::string>& skipped)
+                     bool haveFloodFill, const std::vector<BenchCase>& cases,
+                     const std::vector<std::string>& skipped)
 {
     QJsonArray caseArray;
     for (const BenchCase& benchCase : cases) {
@@ -862,7 +859,7 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
     const QJsonObject root{
         {"device", deviceJson(device)},
         {"hostThreads", int(std::thread::hardware_concurrency())},
-        {"openCv", haveOpenCv},
+        {"openCv", haveFloodFill},
         {"settings", settingsObject},
         {"launchFloor", QJsonObject{{"launches", floor.launches},
                                     {"pipelinedMicroseconds", spreadJson(floor.pipelinedUs)},
@@ -970,6 +967,7 @@ bool runBench(const std::vector<std::string>& arguments)
     if (!settings.samplesDirectory.isEmpty())
         samples = sampleFiles(settings.samplesDirectory);
     ComputeDevice device(deviceInfo);
+    const FloodFillModule floodFill; // after the device: see FloodFillModule
     std::ostream& out = std::cout;
 
     out << "device: " << deviceInfo.id() << " " << deviceInfo.name << " (" << deviceInfo.platformName << ", "
@@ -980,7 +978,7 @@ bool runBench(const std::vector<std::string>& arguments)
         << "runs: " << settings.warmup << " warm-up + " << settings.repeat << " measured per implementation ("
         << settings.referenceRepeat << " for the CPU reference); medians, (min..max)\n"
         << "variants: " << variants.size() << "; cv::floodFill: "
-        << (haveOpenCv ? "yes (mode range, one seed)" : "not built (OpenCV was not found at configure time)")
+        << (floodFill.available() ? "yes (mode range, one seed)" : "no, " + floodFill.whyNot())
         << "\n";
 
     const LaunchFloor floor = measureLaunchFloor(device, std::max(settings.repeat, 3));
@@ -995,7 +993,7 @@ bool runBench(const std::vector<std::string>& arguments)
            "  the fast CPU, cv::floodFill (above 1: this row is faster); /floor = host time per iteration over the "
            "pipelined launch floor\n";
 
-    Bench bench(settings, device, variants, floor);
+    Bench bench(settings, device, variants, floor, floodFill);
     std::vector<BenchCase> cases;
     std::vector<std::string> skipped;
     bool allEqual = true;
@@ -1028,7 +1026,7 @@ bool runBench(const std::vector<std::string>& arguments)
 
     if (!settings.jsonPath.empty())
         saveFileAtomically(QString::fromStdString(settings.jsonPath),
-                           benchJson(settings, deviceInfo, floor, cases, skipped));
+                           benchJson(settings, deviceInfo, floor, floodFill.available(), cases, skipped));
     if (!settings.csvPath.empty())
         saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, cases));
     if (!allEqual)

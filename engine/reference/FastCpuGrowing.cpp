@@ -44,14 +44,12 @@ constexpr int neighbourDx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
 constexpr int neighbourDy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 
 // A fixed team of threads that run one job together, the caller taking part
-// as thread 0, so that a job for one thread runs inline with no waiting.
+// as thread 0, so that a job for one thread runs inline with no waiting. The
+// other threads start on the first job that needs them: a small image never
+// pays for them.
 class WorkerTeam {
 public:
-    explicit WorkerTeam(int size) : size_(size)
-    {
-        for (int index = 1; index < size; ++index)
-            threads_.emplace_back([this, index] { work(index); });
-    }
+    explicit WorkerTeam(int size) : size_(size) {}
 
     ~WorkerTeam()
     {
@@ -74,6 +72,9 @@ public:
             job(0);
             return;
         }
+        if (threads_.empty())
+            for (int index = 1; index < size_; ++index)
+                threads_.emplace_back([this, index] { work(index); });
         {
             std::lock_guard<std::mutex> lock(mutex_);
             job_ = &job;
