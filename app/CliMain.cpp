@@ -6,6 +6,8 @@
 #include "Errors.h"
 #include "Export.h"
 #include "Image.h"
+#include "Lab.h"
+#include "RaceCheck.h"
 #include "Overlay.h"
 #include "Pipeline.h"
 #include "Seeds.h"
@@ -40,7 +42,8 @@ const char* usage =
     "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..]\n"
     "          [--out-labels FILE.png|FILE.npy] [--out-stamps FILE.npy]\n"
     "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
-    "          [--check-races]\n";
+    "          [--check-races]\n"
+    "  rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..]\n";
 
 int commandDevices(const CliOptions& options)
 {
@@ -186,6 +189,25 @@ int commandSegment(const CliOptions& options)
     if (options.has("--timings"))
         writeTimings(QString::fromStdString(options.value("--timings")), *result);
 
+    if (options.has("--check-races")) {
+        std::vector<std::string> forwarded;
+        for (const char* option : {"--mode", "--tolerance", "--lower", "--upper", "--rule", "--connectivity",
+                                   "--max-iterations", "--prefilter", "--postfilter", "--variant"})
+            if (options.has(option)) {
+                forwarded.push_back(option);
+                forwarded.push_back(options.value(option));
+            }
+        const RaceCheckInput cut = cutDownForRaceCheck(image, seeds);
+        std::cout << "race check: Oclgrind on the " << cut.image.width << "x" << cut.image.height
+                  << " part at (" << cut.left << "," << cut.top << ") with " << cut.seeds.size()
+                  << " seeds\n";
+        const std::vector<RaceReport> races = checkRaces(cut, forwarded);
+        if (races.empty())
+            std::cout << "races: none\n";
+        for (const RaceReport& race : races)
+            std::cout << "race: " << race.kernel << " " << race.location << " " << race.kind << "\n";
+    }
+
     if (options.has("--verify")) {
         const GrowResultPtr reference = runReferencePipeline(image, seeds, params);
         const ResultDiff diff = compareResults(*reference, *result);
@@ -214,6 +236,8 @@ int run(const std::vector<std::string>& arguments)
         return commandDevices(CliOptions(rest, {}, {"--json"}));
     if (command == "variants")
         return commandVariants(CliOptions(rest, {"--device"}, {"--json"}));
+    if (command == "lab")
+        return commandLab(rest);
     if (command == "segment")
         return commandSegment(CliOptions(
             rest,
@@ -223,7 +247,7 @@ int run(const std::vector<std::string>& arguments)
             {"--verify", "--check-races"}));
     if (command == "bench")
         return runBench(rest) ? Done : VerifyFailed;
-    throw InputError("unknown command '" + command + "' (expected devices, variants, segment or bench; see rgx-cli --help)");
+    throw InputError("unknown command '" + command + "' (expected devices, variants, segment, lab or bench; see rgx-cli --help)");
 }
 
 } // namespace

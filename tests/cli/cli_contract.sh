@@ -85,5 +85,13 @@ with open(sys.argv[1], "wb") as f:
 PY
 expect 2 "huge.png" -- segment --image "$work/huge.png" --seeds "1,1"
 
+# The binary-search lab.
+expect 0 "" -- lab binary-search --size 100000 --keys 500
+grep -q "verify: 0 keys differ" "$work/out" && passes=$((passes + 1)) || { echo "FAIL: lab verify"; cat "$work/out"; failures=$((failures + 1)); }
+expect 2 "needs device-side enqueue" -- lab binary-search --size 100 --keys 5 --device pocl --variant driver=device-enqueue
+expect 2 "only the driver axis" -- lab binary-search --size 100 --keys 5 --variant frontier=sweep
+expect 2 "needs --size N and --keys K" -- lab binary-search --size 100
+expect 2 "unknown lab" -- lab linear-search --size 100 --keys 5
+
 echo "cli contract: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -38,5 +38,15 @@ check clean "driver=host-batched,frontier=sweep,collectives=local,tile=direct"
 check race  "driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier"
 check race  "driver=host-batched,frontier=sweep,collectives=local-nobarrier,tile=direct"
 
+# The same through rgx-cli's own --check-races (which cuts the image down itself).
+coins=$2/resources/samples/coins.png
+report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
+         --variant driver=host-batched,frontier=queue,collectives=local 2>&1)
+grep -q "^races: none$" <<<"$report" && passes=$((passes + 1)) || { echo "FAIL: --check-races on a correct variant:"; echo "$report"; failures=$((failures + 1)); }
+report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
+         --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier 2>&1)
+grep -Eq "^race: grow_sweep region_growing.cl:[0-9]+ read-write data race \(local memory\)$" <<<"$report" \
+    && passes=$((passes + 1)) || { echo "FAIL: --check-races on async-nobarrier:"; echo "$report"; failures=$((failures + 1)); }
+
 echo "oclgrind races: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
