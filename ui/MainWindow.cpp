@@ -157,8 +157,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
             autoRunTimer_.start();
     });
     connect(seedModel_, &SeedTableModel::moveRequested, this, [this](int index, rgx::Seed to) {
-        const Seed from = seeds_.at(index);
-        onSeedMove(index, QPoint(from.x, from.y), QPoint(to.x, to.y));
+        // After the table's editor has finished: the move resets the model.
+        QTimer::singleShot(0, this, [this, index, to] {
+            if (index >= seeds_.size())
+                return;
+            const Seed from = seeds_.at(index);
+            onSeedMove(index, QPoint(from.x, from.y), QPoint(to.x, to.y));
+        });
     });
     connect(playback_, &PlaybackPanel::frameChanged, this, &MainWindow::refreshPicture);
     connect(playback_, &PlaybackPanel::displayChanged, this, &MainWindow::refreshPicture);

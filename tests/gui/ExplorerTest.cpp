@@ -295,6 +295,19 @@ void ExplorerTest::seedEditsWithTheMouseAreUndoable()
     QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::X)).toInt(), 60);
     QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma)).toInt(),
              int(window_->luma()->at(60, 70)));
+
+    // Typing a coordinate in the table moves the seed, undoably.
+    const QModelIndex x = table->model()->index(0, SeedTableModel::X);
+    table->setCurrentIndex(x);
+    table->edit(x);
+    auto* editor = table->findChild<QSpinBox*>();
+    QVERIFY(editor);
+    editor->setValue(77);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(window_->seeds()[0], (Seed{77, 70}));
+    QCOMPARE(view->selectedSeed(), 0);
+    QTest::keyClick(view, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(window_->seeds()[0], (Seed{60, 70}));
 }
 
 void ExplorerTest::seedsCannotLeaveTheImage()
