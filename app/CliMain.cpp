@@ -12,6 +12,7 @@
 #include "Pipeline.h"
 #include "Seeds.h"
 #include "Variant.h"
+#include "stages/StageVariants.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -38,7 +39,7 @@ const char* usage =
     "  rgx-cli segment --image FILE (--seeds \"x,y;x,y\" | --seeds-file FILE)\n"
     "          [--mode competitive|adaptive|range] [--tolerance T] [--lower LO] [--upper UP]\n"
     "          [--rule adjacent|all] [--connectivity 4|8] [--max-iterations N]\n"
-    "          [--prefilter none|boxmean:W|gaussian:R] [--postfilter none|density:W:MIN]\n"
+    "          [--prefilter none|boxmean:W[:V]|gaussian:R[:V]] [--postfilter none|density:W:MIN[:V]]\n"
     "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..]\n"
     "          [--out-labels FILE.png|FILE.npy] [--out-stamps FILE.npy]\n"
     "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
@@ -77,9 +78,20 @@ int commandVariants(const CliOptions& options)
             object["reason"] = reason ? QString::fromStdString(*reason) : QString();
             array.append(object);
         }
+        QJsonArray stages;
+        for (const StageVariantInfo& info : stageVariants()) {
+            QJsonObject object;
+            object["stage"] = QString::fromStdString(info.stage);
+            object["variant"] = QString::fromStdString(info.name);
+            object["default"] = info.isDefault;
+            object["wrongOnPurpose"] = info.wrongOnPurpose;
+            object["description"] = QString::fromStdString(info.description);
+            stages.append(object);
+        }
         QJsonObject root;
         root["device"] = QString::fromStdString(device.id() + " " + device.name);
         root["variants"] = array;
+        root["stageVariants"] = stages;
         std::cout << QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
         return Done;
     }
@@ -94,6 +106,15 @@ int commandVariants(const CliOptions& options)
             std::cout << "  -- " << *reason;
         std::cout << "\n";
     }
+    // The filter stages run everywhere (OpenCL 1.2); V in --prefilter
+    // boxmean:W:V, gaussian:R:V and --postfilter density:W:MIN:V.
+    std::cout << "filter stage variants (--prefilter boxmean:W:V|gaussian:R:V, --postfilter density:W:MIN:V):\n";
+    for (const StageVariantInfo& info : stageVariants()) {
+        std::cout << "  " << std::left << std::setw(9) << info.stage << " " << std::setw(16) << info.name
+                  << " " << (info.isDefault ? "(default) " : "") << (info.wrongOnPurpose ? "[wrong on purpose] " : "")
+                  << info.description << "\n";
+    }
+    std::cout << std::right;
     return Done;
 }
 
@@ -116,10 +137,20 @@ PipelineParams pipelineParams(const CliOptions& options)
 }
 
 void printSummary(const GrowResult& result, const DeviceInfo& device, const LumaImage& image,
-                  size_t seedCount)
+                  size_t seedCount, const PipelineParams& params)
 {
     std::cout << "device: " << device.id() << " " << device.name << " (" << device.platformName << ")\n"
-              << "variant: " << result.variant << "\n"
+              << "variant: " << result.variant << "\n";
+    if (params.prefilter.kind == PrefilterSpec::Kind::BoxMean)
+        std::cout << "prefilter: " << prefilterText(params.prefilter) << " (variant "
+                  << boxMeanVariantName(parseBoxMeanVariant(params.prefilter.variant)) << ")\n";
+    else if (params.prefilter.kind == PrefilterSpec::Kind::Gaussian)
+        std::cout << "prefilter: " << prefilterText(params.prefilter) << " (variant "
+                  << gaussianVariantName(parseGaussianVariant(params.prefilter.variant)) << ")\n";
+    if (params.postfilter.enabled)
+        std::cout << "postfilter: " << postfilterText(params.postfilter) << " (variant "
+                  << densityVariantName(parseDensityVariant(params.postfilter.variant)) << ")\n";
+    std::cout
               << "image: " << image.width << "x" << image.height << ", " << image.bitDepth << "-bit "
               << (image.colour ? "colour" : "grey") << "; seeds: " << seedCount << "\n"
               << "iterations: " << result.iterations
@@ -172,7 +203,7 @@ int commandSegment(const CliOptions& options)
 
     ComputeDevice device(deviceInfo);
     const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant);
-    printSummary(*result, deviceInfo, image, seeds.size());
+    printSummary(*result, deviceInfo, image, seeds.size(), params);
 
     if (options.has("--out-labels"))
         writeLabels(QString::fromStdString(options.value("--out-labels")), *result);

@@ -16,17 +16,22 @@ namespace rgx {
 
 class ComputeDevice;
 
+// Limits that keep the filters' integer arithmetic exact (docs/STAGES.md):
+// a boxmean window sum of 16-bit luma stays below 2^32, a gaussian sum below 2^64.
+constexpr int maxBoxMeanWindow = 255;
+constexpr int maxGaussianRadius = 12;
+
 struct PrefilterSpec {
     enum class Kind { None, BoxMean, Gaussian } kind = Kind::None;
     int size = 0;             // boxmean: window W; gaussian: radius R
-    std::string variant;      // stage variant name; empty: the stage's default
+    std::string variant;      // stage variant name (StageVariants.h); empty: the stage's default
 };
 
 struct PostfilterSpec {
     bool enabled = false;     // density:W:MIN
     int window = 0;
     int minimum = 0;
-    std::string variant;
+    std::string variant;      // stage variant name; empty: the stage's default
 };
 
 struct PipelineParams {
@@ -35,10 +40,18 @@ struct PipelineParams {
     PostfilterSpec postfilter;
 };
 
-PrefilterSpec parsePrefilter(const std::string& text);   // "none", "boxmean:W", "gaussian:R"
-PostfilterSpec parsePostfilter(const std::string& text); // "none", "density:W:MIN"
+// "none", "boxmean:W", "gaussian:R", each optionally with ":VARIANT"
+// ("boxmean:5:direct"); throws InputError naming what is wrong.
+PrefilterSpec parsePrefilter(const std::string& text);
+// "none", "density:W:MIN", optionally "density:W:MIN:VARIANT".
+PostfilterSpec parsePostfilter(const std::string& text);
+// The forms above; the variant part only where one is chosen.
 std::string prefilterText(const PrefilterSpec& spec);
 std::string postfilterText(const PostfilterSpec& spec);
+
+// Throws InputError for filter sizes outside their limits or unknown stage
+// variant names (parse* check the same; this covers specs built in code).
+void checkFilters(const PipelineParams& params);
 
 // How a run is watched and stopped. The engine checks cancel and the timeout
 // between launches; progress is called from the running thread.
@@ -48,6 +61,10 @@ struct RunControl {
     std::function<void(uint32_t iteration, uint64_t frontierSize)> progress;
 };
 
+// The region growing runs on the prefiltered luma (GrowResult::filteredLuma);
+// after the postfilter, labels and stamps are the filtered ones, the region
+// counts and sums those of the surviving pixels, and iterations stays the
+// growth's iteration count (labelsBeforePostfilter keeps the labels before).
 GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<Seed>& seeds,
                                    const PipelineParams& params);
 
