@@ -36,17 +36,19 @@ constexpr PixelWord classified(PixelWord word, int region, uint32_t iteration)
     return (word & lumaBits) | (PixelWord(region) << 32) | listedIn(iteration) | acceptedBit;
 }
 
-constexpr size_t chunkPixels = 512;        // frontier pixels a thread takes at a time
-constexpr size_t pixelsPerThread = 2048;   // a smaller frontier is not worth waking another thread
+constexpr size_t chunkPixels = 256;        // frontier pixels a thread takes at a time
+constexpr size_t pixelsPerThread = 1024;   // a smaller frontier is not worth waking another thread
 constexpr size_t passPixelsPerThread = 1 << 16; // the same for the passes over the whole image
 
 constexpr int neighbourDx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
 constexpr int neighbourDy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 
-// A fixed team of threads that run one job together, the caller taking part
-// as thread 0, so that a job for one thread runs inline with no waiting. The
-// other threads start on the first job that needs them: a small image never
-// pays for them.
+// A fixed team of threads that share the parts of one job, the caller
+// taking part as thread 0, so that a job for one thread runs inline with no
+// waiting. A job takes its parts from a shared counter until none are left,
+// so a thread that wakes late (the machine busy with other work) finds the
+// parts done and is not waited for. The other threads start on the first
+// job that needs them: a small image never pays for them.
 class WorkerTeam {
 public:
     explicit WorkerTeam(int size) : size_(size) {}
@@ -65,10 +67,12 @@ public:
 
     int size() const { return size_; }
 
-    // Runs job(t) for t = 0 .. active-1 and returns when all have finished.
-    void run(int active, const std::function<void(int)>& job)
+    // Offers job(t) to threads t = 1 .. helpers and runs job(0) here;
+    // returns once job(0) has returned and every thread that took the job
+    // has finished it. A thread that comes after that does not take it.
+    void run(int helpers, const std::function<void(int)>& job)
     {
-        if (active <= 1) {
+        if (helpers <= 0) {
             job(0);
             return;
         }
@@ -78,14 +82,15 @@ public:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             job_ = &job;
-            active_ = active;
-            pending_ = active - 1;
+            helpers_ = helpers;
+            open_ = true;
             ++generation_;
         }
         wake_.notify_all();
         job(0);
         std::unique_lock<std::mutex> lock(mutex_);
-        finished_.wait(lock, [this] { return pending_ == 0; });
+        open_ = false;
+        finished_.wait(lock, [this] { return working_ == 0; });
     }
 
 private:
@@ -100,13 +105,14 @@ private:
                 seen = generation_;
                 if (stopping_)
                     return;
-                if (index >= active_)
+                if (!open_ || index > helpers_)
                     continue;
                 job = job_;
+                ++working_;
             }
             (*job)(index);
             std::lock_guard<std::mutex> lock(mutex_);
-            if (--pending_ == 0)
+            if (--working_ == 0)
                 finished_.notify_one();
         }
     }
@@ -117,8 +123,9 @@ private:
     std::condition_variable wake_;
     std::condition_variable finished_;
     const std::function<void(int)>* job_ = nullptr;
-    int active_ = 0;
-    int pending_ = 0;
+    int helpers_ = 0;
+    bool open_ = false; // the current job may still be taken
+    int working_ = 0;   // threads inside the current job
     uint64_t generation_ = 0;
     bool stopping_ = false;
 };
@@ -129,12 +136,6 @@ struct ThreadState {
     std::vector<uint64_t> acceptedCount; // per region
     std::vector<uint64_t> acceptedSum;
     std::vector<uint32_t> touchedRegions; // regions with acceptedCount > 0
-};
-
-struct Chunk {
-    const std::vector<uint32_t>* list;
-    size_t begin;
-    size_t end;
 };
 
 class Growth {
@@ -282,13 +283,15 @@ private:
     std::vector<uint32_t> grown_;  // regions that grew in this iteration
 };
 
-// Runs body(begin, end) over [0, count) split into one slice per thread.
+// Runs body(begin, end) over [0, count) in parts shared by the team.
 template <typename Body>
-void forEachSlice(WorkerTeam& team, size_t count, Body body)
+void forEachPart(WorkerTeam& team, size_t count, Body body)
 {
-    const int active = int(std::clamp<size_t>(count / passPixelsPerThread, 1, size_t(team.size())));
-    team.run(active, [&](int thread) {
-        body(count * size_t(thread) / size_t(active), count * size_t(thread + 1) / size_t(active));
+    const size_t parts = std::clamp<size_t>(count / passPixelsPerThread, 1, size_t(team.size()) * 4);
+    std::atomic<size_t> nextPart{0};
+    team.run(int(std::min<size_t>(parts, size_t(team.size())) - 1), [&](int) {
+        for (size_t part = nextPart.fetch_add(1); part < parts; part = nextPart.fetch_add(1))
+            body(count * part / parts, count * (part + 1) / parts);
     });
 }
 
@@ -314,7 +317,7 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
     // Unclassified pixels: their luma, never listed. Default-initialised
     // atomics, so that the image is written once, here.
     std::unique_ptr<std::atomic<PixelWord>[]> words(new std::atomic<PixelWord>[size_t(pixelCount)]);
-    forEachSlice(team, size_t(pixelCount), [&](size_t begin, size_t end) {
+    forEachPart(team, size_t(pixelCount), [&](size_t begin, size_t end) {
         for (size_t p = begin; p < end; ++p)
             words[p].store(PixelWord(luma[p]) << 48, std::memory_order_relaxed);
     });
@@ -343,25 +346,31 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
         state.acceptedCount.assign(seeds.size(), 0);
         state.acceptedSum.assign(seeds.size(), 0);
     }
-    std::vector<Chunk> chunks;
+    // Each thread keeps the pixels it accepted as its part of the next
+    // frontier and expands its own part first, so that the image lines it
+    // touches stay in its core's cache; then it takes chunks of the others'.
+    std::unique_ptr<std::atomic<size_t>[]> nextChunk(new std::atomic<size_t>[size_t(threads)]);
 
     const uint32_t cap = std::min<uint32_t>(params.iterationCap(pixelCount), 0x7FFFFFFFu);
     size_t frontierSize = seeds.size();
     for (uint32_t iteration = 1; iteration <= cap && frontierSize > 0; ++iteration) {
-        chunks.clear();
-        for (const std::vector<uint32_t>& list : frontier)
-            for (size_t begin = 0; begin < list.size(); begin += chunkPixels)
-                chunks.push_back({&list, begin, std::min(list.size(), begin + chunkPixels)});
-        for (ThreadState& state : states)
-            state.nextFrontier.clear();
-
-        const int active = int(std::clamp<size_t>(frontierSize / pixelsPerThread, 1, size_t(team.size())));
-        std::atomic<size_t> nextChunk{0};
-        team.run(active, [&](int thread) {
+        for (size_t t = 0; t < states.size(); ++t) {
+            states[t].nextFrontier.clear();
+            nextChunk[t].store(0, std::memory_order_relaxed);
+        }
+        const int helpers = int(std::clamp<size_t>(frontierSize / pixelsPerThread, 1, size_t(team.size()))) - 1;
+        team.run(helpers, [&](int thread) {
             ThreadState& state = states[size_t(thread)];
-            for (size_t c = nextChunk.fetch_add(1); c < chunks.size(); c = nextChunk.fetch_add(1))
-                for (size_t i = chunks[c].begin; i < chunks[c].end; ++i)
-                    growth.expand((*chunks[c].list)[i], iteration, active == 1, state);
+            for (int offset = 0; offset < threads; ++offset) {
+                const size_t owner = size_t((thread + offset) % threads);
+                const std::vector<uint32_t>& part = frontier[owner];
+                for (size_t begin = nextChunk[owner].fetch_add(chunkPixels); begin < part.size();
+                     begin = nextChunk[owner].fetch_add(chunkPixels)) {
+                    const size_t end = std::min(part.size(), begin + chunkPixels);
+                    for (size_t i = begin; i < end; ++i)
+                        growth.expand(part[i], iteration, helpers == 0, state);
+                }
+            }
         });
 
         growth.mergeRegionSums(states);
@@ -379,7 +388,7 @@ GrowResult growRegionsFastCpu(const std::vector<uint16_t>& luma, int width, int 
     // Labels and stamps out of the pixel words.
     result.labels.resize(size_t(pixelCount));
     result.stamps.resize(size_t(pixelCount));
-    forEachSlice(team, size_t(pixelCount), [&](size_t begin, size_t end) {
+    forEachPart(team, size_t(pixelCount), [&](size_t begin, size_t end) {
         for (size_t p = begin; p < end; ++p) {
             const PixelWord word = words[p].load(std::memory_order_relaxed);
             result.labels[p] = labelOf(word);
