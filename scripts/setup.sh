@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what RGX needs on Debian 12: compilers, Qt 6, QCustomPlot, the
-# OpenCL loader and headers, PoCL, Oclgrind, Xvfb, GoogleTest, and Intel's
-# CPU OpenCL runtime (from PyPI, registered with the ICD loader).
+# OpenCL loader and headers, PoCL, Oclgrind, Xvfb, GoogleTest, OpenCV's
+# imgproc (for the bench only), and Intel's CPU OpenCL runtime (from PyPI,
+# registered with the ICD loader).
 # Safe to run again: whatever is already installed is skipped quickly.
 # Runs as root, or through sudo for the steps that need it.
 set -euo pipefail
@@ -15,6 +16,7 @@ readonly APT_PACKAGES=(
     xvfb xauth
     libgtest-dev
     python3 python3-venv
+    libopencv-imgproc-dev # rgx-cli bench only (cv::floodFill baseline): core + imgproc, about 17 MB to fetch
 )
 readonly INTEL_VENV=/opt/rgx-intel-ocl
 readonly INTEL_PIP_PACKAGES=(intel-opencl-rt intel-cmplr-lib-rt)
