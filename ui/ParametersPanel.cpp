@@ -1,6 +1,8 @@
 // Parameters panel: widgets <-> rgx::PipelineParams.
 #include "ParametersPanel.h"
 
+#include "stages/StageVariants.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -15,38 +17,23 @@ namespace rgx::ui {
 
 namespace {
 
-// Stage variants of DESIGN.md's pipeline table; "" is the stage's default.
-struct StageVariant {
-    const char* name;
-    const char* description;
-    bool wrongOnPurpose;
-};
-const StageVariant boxMeanVariants[] = {
-    {"async", "async_work_group_strided_copy into local memory, barrier between copies", false},
-    {"async-nobarrier", "the same without the barriers between copies", true},
-    {"direct", "plain global loads", false},
-};
-const StageVariant gaussianVariants[] = {
-    {"async-halo", "tile and halo prefetched with async_work_group_copy", false},
-    {"direct", "plain global loads", false},
-};
-const StageVariant densityVariants[] = {
-    {"vload8-expr", "vload8, the four corners in one expression", false},
-    {"vload8-serial", "vload8, loads serialised with the comma operator", false},
-    {"scalar", "one value at a time", false},
-};
-
-template <size_t N>
-void fillVariants(QComboBox* combo, const StageVariant (&variants)[N])
+// The stage's variants as the engine lists them; "" is the stage's default.
+void fillVariants(QComboBox* combo, const std::string& stage)
 {
     combo->clear();
-    combo->addItem(QStringLiteral("(default)"), QString());
-    for (const StageVariant& variant : variants) {
-        QString label = QString::fromLatin1(variant.name);
+    QString defaultName;
+    for (const StageVariantInfo& variant : stageVariants())
+        if (variant.stage == stage && variant.isDefault)
+            defaultName = QString::fromStdString(variant.name);
+    combo->addItem(QStringLiteral("(default: %1)").arg(defaultName), QString());
+    for (const StageVariantInfo& variant : stageVariants()) {
+        if (variant.stage != stage)
+            continue;
+        QString label = QString::fromStdString(variant.name);
         if (variant.wrongOnPurpose)
             label += QStringLiteral(" (wrong on purpose)");
-        combo->addItem(label, QString::fromLatin1(variant.name));
-        combo->setItemData(combo->count() - 1, QString::fromLatin1(variant.description), Qt::ToolTipRole);
+        combo->addItem(label, QString::fromStdString(variant.name));
+        combo->setItemData(combo->count() - 1, QString::fromStdString(variant.description), Qt::ToolTipRole);
     }
 }
 
@@ -168,7 +155,7 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     filters->addRow(QStringLiteral("Postfilter"), postfilterRow);
     postfilterVariant_ = new QComboBox(filterBox);
     postfilterVariant_->setObjectName(QStringLiteral("postfilterVariantCombo"));
-    fillVariants(postfilterVariant_, densityVariants);
+    fillVariants(postfilterVariant_, "density");
     filters->addRow(QStringLiteral("Postfilter variant"), postfilterVariant_);
     layout->addWidget(filterBox);
 
@@ -217,11 +204,14 @@ void ParametersPanel::fillPrefilterVariants()
     const QVariant previous = prefilterVariant_->currentData();
     const bool wasUpdating = updating_;
     updating_ = true;
-    if (kind == PrefilterSpec::Kind::BoxMean)
-        fillVariants(prefilterVariant_, boxMeanVariants);
-    else if (kind == PrefilterSpec::Kind::Gaussian)
-        fillVariants(prefilterVariant_, gaussianVariants);
-    else {
+    // The limits that keep the filters' integer sums exact (Pipeline.h).
+    if (kind == PrefilterSpec::Kind::BoxMean) {
+        fillVariants(prefilterVariant_, "boxmean");
+        prefilterSize_->setRange(1, maxBoxMeanWindow);
+    } else if (kind == PrefilterSpec::Kind::Gaussian) {
+        fillVariants(prefilterVariant_, "gaussian");
+        prefilterSize_->setRange(1, maxGaussianRadius);
+    } else {
         prefilterVariant_->clear();
         prefilterVariant_->addItem(QStringLiteral("(no prefilter)"), QString());
     }
