@@ -8,10 +8,32 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <memory>
+
+namespace {
+
+// --help and --version need no display: answer them before any window system.
+bool onlyAsksForHelp(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray argument(argv[i]);
+        if (argument == "-h" || argument == "--help" || argument == "--help-all" || argument == "-v"
+            || argument == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
 
 int main(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> application;
+    if (onlyAsksForHelp(argc, argv))
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        application = std::make_unique<QApplication>(argc, argv);
+    QCoreApplication& app = *application;
     QApplication::setOrganizationName(QStringLiteral("RGX"));
     QApplication::setApplicationName(QStringLiteral("rgx"));
     QApplication::setApplicationDisplayName(QStringLiteral("RGX"));
@@ -26,7 +48,7 @@ int main(int argc, char* argv[])
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An image or a session (.json) to open."),
                                  QStringLiteral("[file]"));
     const QCommandLineOption seedsFile(QStringLiteral("seeds-file"),
-                                       QStringLiteral("Seeds to place: one \"x y\" or \"x,y\" a line."),
+                                       QStringLiteral("Seeds to place: one \"x y\" or \"x,y\" a line; the image then runs at once."),
                                        QStringLiteral("FILE"));
     const QCommandLineOption device(QStringLiteral("device"),
                                     QStringLiteral("Device: \"P:I\" or part of its platform or device name."),
@@ -83,7 +105,10 @@ int main(int argc, char* argv[])
                      : window.openImage(file);
         if (opened && parser.isSet(seedsFile))
             window.importSeeds(parser.value(seedsFile));
-        if (opened && (parser.isSet(run) || parser.isSet(screenshot) || parser.isSet(compare))) {
+        // An image given with its seeds runs at once, like a sample: one
+        // command shows a result.
+        const bool seeded = opened && parser.isSet(seedsFile) && !window.seeds().empty();
+        if (opened && (seeded || parser.isSet(run) || parser.isSet(screenshot) || parser.isSet(compare))) {
             window.runNow();
             running = true;
         }
