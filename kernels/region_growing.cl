@@ -1,7 +1,16 @@
-// Seeded region growing, one iteration of ../shared/SPEC.md per launch pair:
-// update_means (M_k from the sums of the previous iteration), then grow_queue
-// (visit the neighbours of a compacted frontier list) or grow_sweep (visit
-// every pixel, neighbours read from a local tile or straight from global).
+// Seeded region growing, one iteration of ../shared/SPEC.md per launch:
+// grow_queue (visit the neighbours of a compacted frontier list) or
+// grow_sweep (visit every pixel, neighbours read from a local tile or
+// straight from global memory).
+//
+// Region statistics rotate through three slots so that one launch per
+// iteration suffices: launch i reads totals[(i-2)%3] and deltas[(i-1)%3]
+// (both complete) to form the means M_k of the end of iteration i-1,
+// accumulates its own accepted pixels into deltas[i%3], folds
+// totals[(i-1)%3] = totals[(i-2)%3] + deltas[(i-1)%3] for launch i+1, and
+// clears deltas[(i+1)%3] and counters[(i+1)%3], which nobody else touches
+// during launch i. A slot holds (count, sum low word, sum high word) per
+// region.
 //
 // Mode (0 competitive, 1 adaptive, 2 range), rule (rule_all: 0 adjacent,
 // 1 all) and connectivity (4 or 8) are kernel arguments, so changing them
@@ -18,10 +27,13 @@
 // everyone else, and never claimed twice.
 #define CLAIMED 0xFFFFFFFEu
 
-// counters[0..1]: pixels accepted in the iterations of that parity (the
-// next frontier's size); counters[2]: set when a frontier write ran past
-// the buffer (only a broken variant can do that).
-#define COUNTER_OVERFLOW 2
+// counters[0..2]: pixels accepted in the iterations i with i % 3 == slot
+// (the next frontier's size); counters[3]: set when a frontier write ran
+// past the buffer (only a broken variant can do that); counters[4]: the last
+// iteration a device-side chain launched.
+#define COUNTER_OVERFLOW 3
+#define COUNTER_LAST_LAUNCHED 4
+#define STATS_WORDS 3
 
 #define RGX_MODE_COMPETITIVE 0
 #define RGX_MODE_ADAPTIVE 1
@@ -38,38 +50,49 @@
 __constant int neighbour_dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
 __constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 
-// M_k = floor(sum_k * 256 / count_k) for every region, from the sums as they
-// stood at the end of the previous iteration. Also clears the counter the
-// coming grow launch accumulates into (it last held iteration - 2).
-inline void update_means_step(const uint iteration, const uint region_total,
-                              __global const uint* region_count,
-                              __global const uint* region_sum,
-                              __global ulong* means,
-                              __global uint* counters)
+// M_k = floor(sum_k * 256 / count_k) as it stood at the end of iteration
+// i-1: the totals up to i-2 plus the pixels accepted in i-1.
+inline ulong region_mean(uint k, __global const uint* totals_before, __global const uint* deltas_before)
 {
-    const uint k = get_global_id(0);
-    if (k == 0)
-        counters[iteration & 1] = 0;
-    if (k < region_total) {
-        ulong sum = ((ulong)region_sum[2 * k + 1] << 32) | (ulong)region_sum[2 * k];
-        uint count = max(region_count[k], 1u);
-        means[k] = (sum << 8) / (ulong)count;
-    }
+    __global const uint* total = totals_before + (k - 1) * STATS_WORDS;
+    __global const uint* delta = deltas_before + (k - 1) * STATS_WORDS;
+    const uint count = max(total[0] + delta[0], 1u);
+    const ulong sum = (((ulong)total[2] << 32) | total[1]) + (((ulong)delta[2] << 32) | delta[1]);
+    return (sum << 8) / (ulong)count;
 }
 
-__kernel void update_means(const uint iteration, const uint region_total,
-                           __global const uint* region_count,
-                           __global const uint* region_sum,
-                           __global ulong* means,
-                           __global uint* counters)
+// Launch i's share of keeping the statistics (see the top of this file).
+inline void rotate_region_stats(const uint iteration, const uint region_total,
+                                __global uint* totals, __global uint* deltas,
+                                __global uint* counters)
 {
-    update_means_step(iteration, region_total, region_count, region_sum, means, counters);
+    const size_t id = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    const size_t items = get_global_size(0) * get_global_size(1);
+    const uint words = region_total * STATS_WORDS;
+    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    __global uint* totals_now = totals + ((iteration + 2) % 3) * words;
+    __global uint* deltas_next = deltas + ((iteration + 1) % 3) * words;
+    if (id == 0)
+        counters[(iteration + 1) % 3] = 0;
+    for (size_t k = id; k < region_total; k += items) {
+        const size_t at = k * STATS_WORDS;
+        const ulong sum = (((ulong)totals_before[at + 2] << 32) | totals_before[at + 1]) +
+                          (((ulong)deltas_before[at + 2] << 32) | deltas_before[at + 1]);
+        totals_now[at] = totals_before[at] + deltas_before[at];
+        totals_now[at + 1] = (uint)sum;
+        totals_now[at + 2] = (uint)(sum >> 32);
+        deltas_next[at] = 0;
+        deltas_next[at + 1] = 0;
+        deltas_next[at + 2] = 0;
+    }
 }
 
 // The decision of SPEC.md step 4 for a pixel of luma `value` among the
 // eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
 inline uint decide(uint value, const uint* eligible, uint eligible_count,
-                   __global const ulong* means, __global const uint* seed_luma,
+                   __global const uint* totals_before, __global const uint* deltas_before,
+                   __global const uint* seed_luma,
                    uint region_total, ulong threshold, uint lower, uint upper,
                    uint mode, uint rule_all)
 {
@@ -87,7 +110,7 @@ inline uint decide(uint value, const uint* eligible, uint eligible_count,
             if (inside && (best == 0 || k < best))
                 best = k;
         } else {
-            const ulong mean = means[k - 1];
+            const ulong mean = region_mean(k, totals_before, deltas_before);
             const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
             if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
                 best = k;
@@ -105,9 +128,7 @@ inline uint decide(uint value, const uint* eligible, uint eligible_count,
 // region, the largest label present) are summed in the group and added with
 // one atomic; anything else goes straight to the global atomics.
 inline void accumulate_regions(const uint* region, const uint* value, uint count,
-                               uint region_total,
-                               volatile __global uint* region_count,
-                               volatile __global uint* region_sum,
+                               uint region_total, volatile __global uint* deltas_now,
                                __local uint* scratch)
 {
 #if RGX_COLLECTIVES == RGX_COLLECTIVES_ATOMICS
@@ -116,8 +137,8 @@ inline void accumulate_regions(const uint* region, const uint* value, uint count
         const uint k = region[j];
         if (k == 0 || k > region_total)
             continue;
-        atomic_inc(&region_count[k - 1]);
-        atomic_add_u64(&region_sum[2 * (k - 1)], value[j]);
+        atomic_inc(&deltas_now[(k - 1) * STATS_WORDS]);
+        atomic_add_u64(&deltas_now[(k - 1) * STATS_WORDS + 1], value[j]);
     }
 #else
     const uint leader = wg_reduce_max(count > 0 ? region[0] : 0, scratch);
@@ -129,15 +150,15 @@ inline void accumulate_regions(const uint* region, const uint* value, uint count
             leader_count += 1;
             leader_sum += value[j];
         } else if (k != 0 && k <= region_total) {
-            atomic_inc(&region_count[k - 1]);
-            atomic_add_u64(&region_sum[2 * (k - 1)], value[j]);
+            atomic_inc(&deltas_now[(k - 1) * STATS_WORDS]);
+            atomic_add_u64(&deltas_now[(k - 1) * STATS_WORDS + 1], value[j]);
         }
     }
     const uint group_count = wg_reduce_add(leader_count, scratch);
     const uint group_sum = wg_reduce_add(leader_sum, scratch);
     if (wg_local_id() == 0 && group_count > 0 && leader != 0 && leader <= region_total) {
-        atomic_add(&region_count[leader - 1], group_count);
-        atomic_add_u64(&region_sum[2 * (leader - 1)], group_sum);
+        atomic_add(&deltas_now[(leader - 1) * STATS_WORDS], group_count);
+        atomic_add_u64(&deltas_now[(leader - 1) * STATS_WORDS + 1], group_sum);
     }
 #endif
 }
@@ -171,18 +192,22 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                 __global const ushort* luma,
                 __global ushort* labels,
                 volatile __global uint* stamps,
-                __global const ulong* means,
                 __global const uint* seed_luma,
                 const uint region_total,
-                volatile __global uint* region_count,
-                volatile __global uint* region_sum,
+                __global uint* totals,
+                __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity,
                 __local uint* scratch)
 {
     const uint pixel_count = (uint)width * (uint)height;
-    const uint frontier_size = min(counters[(iteration - 1) & 1], pixel_count);
+    const uint frontier_size = min(counters[(iteration + 2) % 3], pixel_count);
+    const uint words = region_total * STATS_WORDS;
+    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    volatile __global uint* deltas_now = deltas + (iteration % 3) * words;
+    rotate_region_stats(iteration, region_total, totals, deltas, (__global uint*)counters);
     const uint lid = get_local_id(0);
     const uint stride = get_num_groups(0) * RGX_WG_SIZE;
 
@@ -216,7 +241,7 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                         eligible[eligible_count++] = labels[n];
                 }
                 const uint value = luma[p];
-                const uint k = decide(value, eligible, eligible_count, means, seed_luma,
+                const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, seed_luma,
                                       region_total, threshold, lower, upper, mode, rule_all);
                 if (k != 0) {
                     labels[p] = (ushort)k;
@@ -231,15 +256,15 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
                 }
             }
         }
-        const uint slot = reserve_slots(accepted, &counters[iteration & 1], scratch);
+        const uint slot = reserve_slots(accepted, &counters[iteration % 3], scratch);
         for (uint j = 0; j < accepted; ++j) {
             if (slot + j < pixel_count)
                 next_frontier[slot + j] = accepted_pixel[j];
             else
                 atomic_or(&counters[COUNTER_OVERFLOW], 1u);
         }
-        accumulate_regions(accepted_region, accepted_luma, accepted, region_total,
-                           region_count, region_sum, scratch);
+        accumulate_regions(accepted_region, accepted_luma, accepted, region_total, deltas_now,
+                           scratch);
     }
 }
 
@@ -255,11 +280,10 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
                 __global uint* stamps_out,
                 __global ushort* labels_out,
                 __global const ushort* luma,
-                __global const ulong* means,
                 __global const uint* seed_luma,
                 const uint region_total,
-                volatile __global uint* region_count,
-                volatile __global uint* region_sum,
+                __global uint* totals,
+                __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity,
@@ -267,7 +291,12 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
 {
     // Growth already stopped (a batch ran past the end): nothing can be a
     // candidate, the launch only copies the state through.
-    const bool growing = counters[(iteration - 1) & 1] != 0;
+    const bool growing = counters[(iteration + 2) % 3] != 0;
+    const uint words = region_total * STATS_WORDS;
+    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    volatile __global uint* deltas_now = deltas + (iteration % 3) * words;
+    rotate_region_stats(iteration, region_total, totals, deltas, (__global uint*)counters);
 
     const int x = (int)get_global_id(0);
     const int y = (int)get_global_id(1);
@@ -345,7 +374,7 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
             if (settled_mask & (1u << d))
                 eligible[eligible_count++] = NEIGHBOUR_LABEL(neighbour_dx[d], neighbour_dy[d]);
         const uint value = luma[p];
-        const uint k = decide(value, eligible, eligible_count, means, seed_luma, region_total,
+        const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, seed_luma, region_total,
                               threshold, lower, upper, mode, rule_all);
         if (k != 0) {
             accepted_region[0] = k;
@@ -360,14 +389,13 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
 
 #if RGX_COLLECTIVES == RGX_COLLECTIVES_ATOMICS
     if (accepted)
-        atomic_inc(&counters[iteration & 1]);
+        atomic_inc(&counters[iteration % 3]);
 #else
     const uint group_accepted = wg_reduce_add(accepted, scratch);
     if (wg_local_id() == 0 && group_accepted > 0)
-        atomic_add(&counters[iteration & 1], group_accepted);
+        atomic_add(&counters[iteration % 3], group_accepted);
 #endif
-    accumulate_regions(accepted_region, accepted_luma, accepted, region_total, region_count,
-                       region_sum, scratch);
+    accumulate_regions(accepted_region, accepted_luma, accepted, region_total, deltas_now, scratch);
 }
 
 // The kernels the host launches: the steps above with their local memory.
@@ -378,18 +406,17 @@ void grow_queue(const uint iteration, const int width, const int height,
                 __global const ushort* luma,
                 __global ushort* labels,
                 volatile __global uint* stamps,
-                __global const ulong* means,
                 __global const uint* seed_luma,
                 const uint region_total,
-                volatile __global uint* region_count,
-                volatile __global uint* region_sum,
+                __global uint* totals,
+                __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
-    grow_queue_step(iteration, width, height, frontier, next_frontier, luma, labels, stamps, means,
-                    seed_luma, region_total, region_count, region_sum, counters, threshold, lower,
+    grow_queue_step(iteration, width, height, frontier, next_frontier, luma, labels, stamps,
+                    seed_luma, region_total, totals, deltas, counters, threshold, lower,
                     upper, mode, rule_all, connectivity, scratch);
 }
 
@@ -400,11 +427,10 @@ void grow_sweep(const uint iteration, const int width, const int height,
                 __global uint* stamps_out,
                 __global ushort* labels_out,
                 __global const ushort* luma,
-                __global const ulong* means,
                 __global const uint* seed_luma,
                 const uint region_total,
-                volatile __global uint* region_count,
-                volatile __global uint* region_sum,
+                __global uint* totals,
+                __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity)
@@ -416,7 +442,7 @@ void grow_sweep(const uint iteration, const int width, const int height,
     __local uint* tile = 0; // direct loads: no tile in local memory
 #endif
     grow_sweep_step(iteration, width, height, stamps_in, labels_in, stamps_out, labels_out, luma,
-                    means, seed_luma, region_total, region_count, region_sum, counters, threshold,
+                    seed_luma, region_total, totals, deltas, counters, threshold,
                     lower, upper, mode, rule_all, connectivity, scratch, tile);
 }
 
@@ -424,72 +450,63 @@ void grow_sweep(const uint iteration, const int width, const int height,
 // Driver device-enqueue (OpenCL 2.0): the host launches grow_chain once; each
 // scheduling step runs as a single work-item after the previous iteration's
 // grow kernel has completed (an event dependency, never a barrier across
-// work-groups), reads the accepted count that kernel left, and enqueues
-// update_means -> grow -> the next scheduling step on the default device
-// queue. counters[3] records the last iteration launched, for the host.
-#define COUNTER_LAST_LAUNCHED 3
-
+// work-groups), reads the accepted count that kernel left, and enqueues the
+// grow kernel and, after it, the next scheduling step on the default device
+// queue. counters[COUNTER_LAST_LAUNCHED] tells the host where it stopped.
 #define CHAIN_PARAMETERS                                                                       \
     const uint iteration, const uint cap, const uint max_groups, const int width,             \
         const int height, __global uint* frontier_a, __global uint* frontier_b,               \
         __global const ushort* luma, __global ushort* labels_a, __global ushort* labels_b,    \
-        __global uint* stamps_a, __global uint* stamps_b, __global ulong* means,              \
-        __global const uint* seed_luma, const uint region_total, __global uint* region_count, \
-        __global uint* region_sum, __global uint* counters, const ulong threshold,            \
-        const uint lower, const uint upper, const uint mode, const uint rule_all,             \
-        const int connectivity
+        __global uint* stamps_a, __global uint* stamps_b, __global const uint* seed_luma,     \
+        const uint region_total, __global uint* totals, __global uint* deltas,                \
+        __global uint* counters, const ulong threshold, const uint lower, const uint upper,   \
+        const uint mode, const uint rule_all, const int connectivity
 #define CHAIN_ARGUMENTS(next)                                                                  \
     (next), cap, max_groups, width, height, frontier_a, frontier_b, luma, labels_a, labels_b, \
-        stamps_a, stamps_b, means, seed_luma, region_total, region_count, region_sum,         \
-        counters, threshold, lower, upper, mode, rule_all, connectivity
+        stamps_a, stamps_b, seed_luma, region_total, totals, deltas, counters, threshold,     \
+        lower, upper, mode, rule_all, connectivity
 
 void schedule_iteration(CHAIN_PARAMETERS)
 {
-    const uint previous_accepted = counters[(iteration - 1) & 1];
+    const uint previous_accepted = counters[(iteration + 2) % 3];
     if (iteration > cap || previous_accepted == 0)
         return;
     counters[COUNTER_LAST_LAUNCHED] = iteration;
     queue_t queue = get_default_queue();
-    clk_event_t means_done;
     clk_event_t grow_done;
-
-    const size_t region_items = ((region_total + 63) / 64) * 64;
-    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(region_items), 0, NULL, &means_done,
-                   ^{ update_means_step(iteration, region_total, region_count, region_sum, means,
-                                        counters); });
     const bool odd = (iteration & 1) != 0;
 #if RGX_FRONTIER_SWEEP
     const size_t tiles_x = (size_t)((width + RGX_TILE_W - 1) / RGX_TILE_W) * RGX_TILE_W;
     const size_t tiles_y = (size_t)((height + RGX_TILE_H - 1) / RGX_TILE_H) * RGX_TILE_H;
     const size_t global_size[2] = {tiles_x, tiles_y};
     const size_t local_size[2] = {RGX_TILE_W, RGX_TILE_H};
-    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(global_size, local_size), 1,
-                   &means_done, &grow_done,
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(global_size, local_size), 0, NULL,
+                   &grow_done,
                    ^(local void* scratch, local void* tile) {
                        grow_sweep_step(iteration, width, height, odd ? stamps_a : stamps_b,
                                        odd ? labels_a : labels_b, odd ? stamps_b : stamps_a,
-                                       odd ? labels_b : labels_a, luma, means, seed_luma,
-                                       region_total, region_count, region_sum, counters,
-                                       threshold, lower, upper, mode, rule_all, connectivity,
-                                       (local uint*)scratch, (local uint*)tile);
+                                       odd ? labels_b : labels_a, luma, seed_luma, region_total,
+                                       totals, deltas, counters, threshold, lower, upper, mode,
+                                       rule_all, connectivity, (local uint*)scratch,
+                                       (local uint*)tile);
                    },
                    (uint)(RGX_SCRATCH_SIZE * sizeof(uint)), (uint)(TILE_WORDS * sizeof(uint)));
 #else
     const uint needed = (min(previous_accepted, (uint)width * (uint)height) + RGX_WG_SIZE - 1) / RGX_WG_SIZE;
     const size_t groups = max(1u, min(needed, max_groups));
-    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(groups * RGX_WG_SIZE, RGX_WG_SIZE), 1,
-                   &means_done, &grow_done,
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(groups * RGX_WG_SIZE, RGX_WG_SIZE), 0,
+                   NULL, &grow_done,
                    ^(local void* scratch) {
                        grow_queue_step(iteration, width, height, odd ? frontier_a : frontier_b,
                                        odd ? frontier_b : frontier_a, luma, labels_a, stamps_a,
-                                       means, seed_luma, region_total, region_count, region_sum,
-                                       counters, threshold, lower, upper, mode, rule_all, connectivity, (local uint*)scratch);
+                                       seed_luma, region_total, totals, deltas, counters,
+                                       threshold, lower, upper, mode, rule_all, connectivity,
+                                       (local uint*)scratch);
                    },
                    (uint)(RGX_SCRATCH_SIZE * sizeof(uint)));
 #endif
     enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &grow_done, NULL,
                    ^{ schedule_iteration(CHAIN_ARGUMENTS(iteration + 1)); });
-    release_event(means_done);
     release_event(grow_done);
 }
 

@@ -13,7 +13,11 @@ namespace rgx {
 namespace {
 
 constexpr const char* programFile = "region_growing.cl";
-constexpr uint32_t counterSlots = 4; // accepted[parity 0], accepted[parity 1], overflow, last launched
+// accepted in iterations i % 3 == 0, 1, 2; overflow; last launched by the device.
+constexpr uint32_t counterSlots = 5;
+constexpr uint32_t lastLaunchedSlot = 4;
+// Region statistics: three rotating slots of (count, sum low, sum high).
+constexpr uint32_t statsWords = 3;
 
 size_t largestPowerOfTwoAtMost(size_t value)
 {
@@ -83,8 +87,8 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, Fro
     // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
     // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4).
     const uint64_t perPixel = frontier == Frontier::Queue ? 2 + 2 + 4 + 8 : 2 + 2 + 4 + 6;
-    // seed luma (4), count (4), sum (8), mean (8) per region.
-    return pixelCount * perPixel + regionCount * 24 + counterSlots * 4;
+    // seed luma (4) and two sets of three rotating (count, sum) slots (2 x 3 x 12) per region.
+    return pixelCount * perPixel + regionCount * 76 + counterSlots * 4;
 }
 
 GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t>& luma, int width,
@@ -145,15 +149,18 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
     std::vector<uint32_t> stamps(pixelCount, unclassifiedStamp);
     std::vector<uint32_t> seedFrontier(regionTotal);
     std::vector<uint32_t> seedLuma(regionTotal);
-    std::vector<uint32_t> regionCount(regionTotal, 1);
-    std::vector<uint32_t> regionSum(2 * regionTotal, 0);
+    // Iteration 0's statistics enter as the deltas of slot 0 (totals of
+    // "iteration -1", slot 2, are zero): see kernels/region_growing.cl.
+    std::vector<uint32_t> totals(3 * statsWords * regionTotal, 0);
+    std::vector<uint32_t> deltas(3 * statsWords * regionTotal, 0);
     for (size_t k = 0; k < regionTotal; ++k) {
         const uint32_t p = uint32_t(seeds[k].y) * uint32_t(width) + uint32_t(seeds[k].x);
         labels[p] = uint16_t(k + 1);
         stamps[p] = 0;
         seedFrontier[k] = p;
         seedLuma[k] = luma[p];
-        regionSum[2 * k] = luma[p];
+        deltas[statsWords * k] = 1;
+        deltas[statsWords * k + 1] = luma[p];
     }
     std::vector<uint32_t> counters(counterSlots, 0);
     counters[0] = uint32_t(regionTotal);
@@ -182,9 +189,8 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             stampBuffers[1] = makeBuffer(pixelCount * 4);
         }
         cl::Buffer seedLumaBuffer = makeBuffer(regionTotal * 4);
-        cl::Buffer regionCountBuffer = makeBuffer(regionTotal * 4);
-        cl::Buffer regionSumBuffer = makeBuffer(regionTotal * 8);
-        cl::Buffer meansBuffer = makeBuffer(regionTotal * 8);
+        cl::Buffer totalsBuffer = makeBuffer(totals.size() * 4);
+        cl::Buffer deltasBuffer = makeBuffer(deltas.size() * 4);
         cl::Buffer counterBuffer = makeBuffer(counterSlots * 4);
 
         upload(lumaBuffer, luma.data(), pixelCount * 2, "luma");
@@ -193,17 +199,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         if (variant.frontier == Frontier::Queue)
             upload(frontierBuffers[0], seedFrontier.data(), regionTotal * 4, "frontier");
         upload(seedLumaBuffer, seedLuma.data(), regionTotal * 4, "seed_luma");
-        upload(regionCountBuffer, regionCount.data(), regionTotal * 4, "region_count");
-        upload(regionSumBuffer, regionSum.data(), regionTotal * 8, "region_sum");
+        upload(totalsBuffer, totals.data(), totals.size() * 4, "totals");
+        upload(deltasBuffer, deltas.data(), deltas.size() * 4, "deltas");
         upload(counterBuffer, counters.data(), counterSlots * 4, "counters");
-
-        cl::Kernel means(built->program, "update_means");
-        means.setArg(1, cl_uint(regionTotal));
-        means.setArg(2, regionCountBuffer);
-        means.setArg(3, regionSumBuffer);
-        means.setArg(4, meansBuffer);
-        means.setArg(5, counterBuffer);
-        const cl::NDRange meansGlobal(roundUp(regionTotal, 64));
 
         cl::Kernel grow(built->program, kernelName.c_str());
         const cl_ulong threshold = params.toleranceThreshold();
@@ -220,11 +218,10 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             arg += 4; // stamps_in, labels_in, stamps_out, labels_out: per iteration
             grow.setArg(arg++, lumaBuffer);
         }
-        grow.setArg(arg++, meansBuffer);
         grow.setArg(arg++, seedLumaBuffer);
         grow.setArg(arg++, cl_uint(regionTotal));
-        grow.setArg(arg++, regionCountBuffer);
-        grow.setArg(arg++, regionSumBuffer);
+        grow.setArg(arg++, totalsBuffer);
+        grow.setArg(arg++, deltasBuffer);
         grow.setArg(arg++, counterBuffer);
         grow.setArg(arg++, threshold);
         grow.setArg(arg++, cl_uint(params.lower));
@@ -244,9 +241,6 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
                                       roundUp(size_t(height), geometry.tileHeight));
 
         auto enqueueIteration = [&](uint32_t iteration, uint32_t knownFrontier) {
-            means.setArg(0, cl_uint(iteration));
-            queue.enqueueNDRangeKernel(means, cl::NullRange, meansGlobal, cl::NullRange, nullptr,
-                                       timings.track("grow", "update_means", int(iteration)));
             grow.setArg(0, cl_uint(iteration));
             const int in = int((iteration - 1) & 1);
             const int out = int(iteration & 1);
@@ -297,11 +291,10 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             chain.setArg(a++, queueFrontier ? labelBuffers[0] : labelBuffers[1]);
             chain.setArg(a++, stampBuffers[0]);
             chain.setArg(a++, queueFrontier ? stampBuffers[0] : stampBuffers[1]);
-            chain.setArg(a++, meansBuffer);
             chain.setArg(a++, seedLumaBuffer);
             chain.setArg(a++, cl_uint(regionTotal));
-            chain.setArg(a++, regionCountBuffer);
-            chain.setArg(a++, regionSumBuffer);
+            chain.setArg(a++, totalsBuffer);
+            chain.setArg(a++, deltasBuffer);
             chain.setArg(a++, counterBuffer);
             chain.setArg(a++, threshold);
             chain.setArg(a++, cl_uint(params.lower));
@@ -313,23 +306,23 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
                                        timings.track("grow", "grow_chain", -1, true));
             queue.finish();
             readCounters(0);
-            last = counters[3];
-            finished = last < cap || counters[last & 1] == 0;
+            last = counters[lastLaunchedSlot];
+            finished = last < cap || counters[last % 3] == 0;
             if (control.progress)
-                control.progress(last, counters[last & 1]);
+                control.progress(last, counters[last % 3]);
         }
         while (!finished && last < cap) {
             deadline.check(last);
             const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);
             for (uint32_t j = 0; j < count; ++j) {
                 last += 1;
-                enqueueIteration(last, counters[(last - 1) & 1]);
+                enqueueIteration(last, counters[(last - 1) % 3]);
             }
             readCounters(last);
-            finished = counters[last & 1] == 0;
+            finished = counters[last % 3] == 0;
             batch = std::min<uint32_t>(batch * 2, 64);
             if (control.progress)
-                control.progress(last, counters[last & 1]);
+                control.progress(last, counters[last % 3]);
         }
         result.stoppedAtCap = !finished;
 
@@ -339,21 +332,27 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         const int finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
         result.labels.resize(pixelCount);
         result.stamps.resize(pixelCount);
-        std::vector<uint32_t> finalCount(regionTotal);
-        std::vector<uint32_t> finalSum(2 * regionTotal);
+
         queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, 0, pixelCount * 2, result.labels.data(),
                                 nullptr, timings.track("download", "read:labels"));
         queue.enqueueReadBuffer(stampBuffers[finalSet], CL_FALSE, 0, pixelCount * 4, result.stamps.data(),
                                 nullptr, timings.track("download", "read:stamps"));
-        queue.enqueueReadBuffer(regionCountBuffer, CL_FALSE, 0, regionTotal * 4, finalCount.data(),
-                                nullptr, timings.track("download", "read:region_count"));
-        queue.enqueueReadBuffer(regionSumBuffer, CL_FALSE, 0, regionTotal * 8, finalSum.data(),
-                                nullptr, timings.track("download", "read:region_sum"));
+        queue.enqueueReadBuffer(totalsBuffer, CL_FALSE, 0, totals.size() * 4, totals.data(),
+                                nullptr, timings.track("download", "read:totals"));
+        queue.enqueueReadBuffer(deltasBuffer, CL_FALSE, 0, deltas.size() * 4, deltas.data(),
+                                nullptr, timings.track("download", "read:deltas"));
         queue.finish();
 
         result.regions.resize(regionTotal);
         for (size_t k = 0; k < regionTotal; ++k)
-            result.regions[k] = {finalCount[k], (uint64_t(finalSum[2 * k + 1]) << 32) | finalSum[2 * k]};
+        {
+            // Launch `last` folded the totals up to last-1 into slot
+            // (last-1)%3; its own pixels are in the deltas of slot last%3.
+            const uint32_t* total = &totals[(statsWords * regionTotal) * ((last + 2) % 3) + statsWords * k];
+            const uint32_t* delta = &deltas[(statsWords * regionTotal) * (last % 3) + statsWords * k];
+            result.regions[k] = {uint64_t(total[0]) + delta[0],
+                                 ((uint64_t(total[2]) << 32) | total[1]) + ((uint64_t(delta[2]) << 32) | delta[1])};
+        }
         for (uint32_t stamp : result.stamps)
             if (stamp != unclassifiedStamp)
                 result.iterations = std::max(result.iterations, stamp);
