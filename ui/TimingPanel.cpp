@@ -384,6 +384,11 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
             swatch->setPen(QPen(QColor(70, 70, 70)));
         }
     }
+    // Iterations are whole numbers: no ticks between them.
+    QSharedPointer<QCPAxisTickerFixed> iterationTicker(new QCPAxisTickerFixed);
+    iterationTicker->setTickStep(1.0);
+    iterationTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot->xAxis->setTicker(iterationTicker);
     plot->xAxis->setLabel(QStringLiteral("Iteration"));
     plot->yAxis->setLabel(QStringLiteral("Time (%1)").arg(unit.symbol));
     QString title = runs.size() > 1
@@ -392,6 +397,14 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
     if (cut)
         title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
                      .arg(formatDuration(axisTop), formatDuration(largest));
+    // Device-side enqueue runs its iterations without the host: the host
+    // times one launch, not each iteration.
+    bool anyIterations = false;
+    for (const RunEntry& run : runs)
+        for (const TimingRecord& record : run.result->timings)
+            anyIterations = anyIterations || record.iteration > 0;
+    if (!runs.empty() && !anyIterations)
+        title = QStringLiteral("No per-iteration times: the device enqueued its own iterations (see the timeline)");
     titleOf(plot)->setText(title);
     if (any) {
         plot->rescaleAxes();
