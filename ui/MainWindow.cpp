@@ -250,7 +250,9 @@ void MainWindow::createDocks()
     tabifyDockWidget(timingsDock, logDock);
     timingsDock->raise();
     resizeDocks({devicesDock, seedsDock}, {400, 330}, Qt::Horizontal);
-    resizeDocks({timingsDock}, {300}, Qt::Vertical);
+    resizeDocks({timingsDock}, {340}, Qt::Vertical);
+    // The playback panel's diff line matters more than a tall seeds table.
+    resizeDocks({seedsDock, playbackDock}, {200, 400}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
