@@ -322,7 +322,8 @@ struct Measurement {
     uint64_t deviceBytes = 0;
     Check check;
     bool expectedEqual = true; // false for a wrong-on-purpose variant
-    std::string skipped;       // why it did not run (too large, failed), empty when it ran
+    std::string skipped;       // why it did not run or finish, empty when it ran
+    bool failed = false;       // skipped because it failed (OpenCL error, time limit), not too large
 
     // Filled once the case is complete.
     std::optional<double> speedupOverHostSync;
@@ -574,9 +575,12 @@ private:
                 deviceMs.push_back(kernelMilliseconds(run->timings));
                 idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
             }
+        } catch (const InputError& error) {
+            measurement.skipped = error.what(); // too large for the device: the bench goes on
+            return measurement;
         } catch (const std::exception& error) {
-            // Too large for the device, or a failure: the bench goes on.
-            measurement.skipped = error.what();
+            measurement.skipped = error.what(); // a failure: reported, and the bench goes on
+            measurement.failed = true;
             return measurement;
         }
         measurement.hostMs = spreadOf(hostMs);
@@ -717,7 +721,8 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
     printRow(out, titles, labelWidth);
     for (const Measurement& row : benchCase.rows) {
         if (!row.skipped.empty()) {
-            out << std::left << std::setw(labelWidth) << row.label << " skipped: " << row.skipped << "\n";
+            out << std::left << std::setw(labelWidth) << row.label << (row.failed ? " FAILED: " : " skipped: ")
+                << row.skipped << "\n";
             continue;
         }
         const bool iterates = row.kind != Kind::FloodFill;
@@ -808,6 +813,7 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
                                {"kind", kindName(row.kind)}};
             if (!row.skipped.empty()) {
                 object["skipped"] = QString::fromStdString(row.skipped);
+                object["failed"] = row.failed;
                 rows.append(object);
                 continue;
             }
@@ -1014,7 +1020,8 @@ bool runBench(const std::vector<std::string>& arguments)
                 cases.push_back(bench.runCase(input, seeds, mode));
                 printCase(out, cases.back());
                 for (const Measurement& row : cases.back().rows)
-                    if (row.kind != Kind::Reference && row.skipped.empty() && row.expectedEqual && !row.check.ok())
+                    if (row.kind != Kind::Reference && row.expectedEqual &&
+                        (row.failed || (row.skipped.empty() && !row.check.ok())))
                         allEqual = false;
             }
         }
@@ -1030,7 +1037,7 @@ bool runBench(const std::vector<std::string>& arguments)
     if (!settings.csvPath.empty())
         saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, cases));
     if (!allEqual)
-        out << "\nsome results differ from the CPU reference (see the check column)\n";
+        out << "\nsome results differ from the CPU reference or failed (see the check column)\n";
     return allEqual;
 }
 

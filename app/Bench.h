@@ -14,7 +14,8 @@ extern const char* benchUsage;
 // Runs the bench with the arguments after "bench", prints the tables and
 // writes the JSON/CSV files asked for. Returns false when a result that
 // should equal the CPU reference did not (a correct variant, the fast CPU
-// implementation or cv::floodFill). Throws InputError, OpenClError.
+// implementation or cv::floodFill), or a correct variant failed to run.
+// Throws InputError, OpenClError.
 bool runBench(const std::vector<std::string>& arguments);
 
 } // namespace rgx
