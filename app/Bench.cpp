@@ -159,6 +159,8 @@ std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInf
         for (const GrowVariant& variant : allVariants())
             if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
                 variants.push_back(variant);
+        if (variants.empty())
+            throw InputError("no region-growing variant can run on " + device.name + " (rgx-cli variants says why)");
         return variants;
     }
     for (const std::string& part : splitOn(text, ';')) {
