@@ -232,7 +232,7 @@ int commandSegment(const CliOptions& options)
         std::cout << "race check: Oclgrind on the " << cut.image.width << "x" << cut.image.height
                   << " part at (" << cut.left << "," << cut.top << ") with " << cut.seeds.size()
                   << " seeds\n";
-        const std::vector<RaceReport> races = checkRaces(cut, forwarded);
+        const std::vector<RaceReport> races = checkRaces(cut, forwarded, QCoreApplication::applicationFilePath());
         if (races.empty())
             std::cout << "races: none\n";
         for (const RaceReport& race : races)

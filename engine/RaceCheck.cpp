@@ -3,7 +3,6 @@
 #include "Errors.h"
 #include "Export.h"
 
-#include <QCoreApplication>
 #include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
@@ -82,7 +81,8 @@ std::vector<RaceReport> parseOclgrindReport(const std::string& output)
     return reports;
 }
 
-std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions)
+std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
+                                   const QString& cliPath)
 {
     const QString oclgrind = QStandardPaths::findExecutable(QStringLiteral("oclgrind"));
     if (oclgrind.isEmpty())
@@ -104,7 +104,7 @@ std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vecto
     const QString seedsPath = folder.filePath(QStringLiteral("cut.seeds"));
     saveFileAtomically(seedsPath, QByteArray::fromStdString(formatSeedsText(input.seeds)));
 
-    QStringList arguments = {QStringLiteral("--data-races"), QCoreApplication::applicationFilePath(),
+    QStringList arguments = {QStringLiteral("--data-races"), cliPath,
                              QStringLiteral("segment"), QStringLiteral("--image"), imagePath,
                              QStringLiteral("--seeds-file"), seedsPath, QStringLiteral("--device"),
                              QStringLiteral("oclgrind")};

@@ -5,6 +5,7 @@
 
 #include "Image.h"
 #include "Seeds.h"
+#include <QString>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,11 @@ RaceCheckInput cutDownForRaceCheck(const LumaImage& image, const std::vector<See
 // Parses Oclgrind's diagnostics; identical reports are merged.
 std::vector<RaceReport> parseOclgrindReport(const std::string& output);
 
-// Runs `oclgrind --data-races <this program> segment ...` with the given
-// segment options (everything but the image, seeds and device). Throws
-// OpenClError when Oclgrind is missing or fails.
-std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions);
+// Runs `oclgrind --data-races <rgx-cli> segment ...` with the given segment
+// options (everything but the image, seeds and device). cliPath: the
+// rgx-cli executable (rgx-cli passes itself; the GUI the one beside it).
+// Throws OpenClError when Oclgrind is missing or fails.
+std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
+                                   const QString& cliPath);
 
 } // namespace rgx
