@@ -88,6 +88,18 @@ inline void rotate_region_stats(const uint iteration, const uint region_total,
     }
 }
 
+// Iteration 0: seed k starts region k (the maps were filled with 0 and
+// UNCLASSIFIED before).
+__kernel void place_seeds(__global const uint* seed_pixels, const uint region_total,
+                          __global ushort* labels, __global uint* stamps)
+{
+    const uint k = get_global_id(0);
+    if (k < region_total) {
+        labels[seed_pixels[k]] = (ushort)(k + 1);
+        stamps[seed_pixels[k]] = 0;
+    }
+}
+
 // The decision of SPEC.md step 4 for a pixel of luma `value` among the
 // eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
 inline uint decide(uint value, const uint* eligible, uint eligible_count,

@@ -145,8 +145,7 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
     cl::CommandQueue& queue = device.queue();
 
     // Iteration 0, prepared on the host: seeds labelled, stamps 0, sums.
-    std::vector<uint16_t> labels(pixelCount, 0);
-    std::vector<uint32_t> stamps(pixelCount, unclassifiedStamp);
+    // The maps start as fills on the device; only the seeds travel.
     std::vector<uint32_t> seedFrontier(regionTotal);
     std::vector<uint32_t> seedLuma(regionTotal);
     // Iteration 0's statistics enter as the deltas of slot 0 (totals of
@@ -155,8 +154,6 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
     std::vector<uint32_t> deltas(3 * statsWords * regionTotal, 0);
     for (size_t k = 0; k < regionTotal; ++k) {
         const uint32_t p = uint32_t(seeds[k].y) * uint32_t(width) + uint32_t(seeds[k].x);
-        labels[p] = uint16_t(k + 1);
-        stamps[p] = 0;
         seedFrontier[k] = p;
         seedLuma[k] = luma[p];
         deltas[statsWords * k] = 1;
@@ -194,14 +191,26 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         cl::Buffer counterBuffer = makeBuffer(counterSlots * 4);
 
         upload(lumaBuffer, luma.data(), pixelCount * 2, "luma");
-        upload(labelBuffers[0], labels.data(), pixelCount * 2, "labels");
-        upload(stampBuffers[0], stamps.data(), pixelCount * 4, "stamps");
-        if (variant.frontier == Frontier::Queue)
-            upload(frontierBuffers[0], seedFrontier.data(), regionTotal * 4, "frontier");
+        queue.enqueueFillBuffer(labelBuffers[0], cl_ushort(0), 0, pixelCount * 2, nullptr,
+                                timings.track("upload", "fill:labels"));
+        queue.enqueueFillBuffer(stampBuffers[0], cl_uint(unclassifiedStamp), 0, pixelCount * 4, nullptr,
+                                timings.track("upload", "fill:stamps"));
+        // The queue frontier's first list is the seeds themselves; the sweep
+        // needs them only to place the seeds.
+        cl::Buffer seedPixels = variant.frontier == Frontier::Queue ? frontierBuffers[0] : makeBuffer(regionTotal * 4);
+        upload(seedPixels, seedFrontier.data(), regionTotal * 4, "seed_pixels");
         upload(seedLumaBuffer, seedLuma.data(), regionTotal * 4, "seed_luma");
         upload(totalsBuffer, totals.data(), totals.size() * 4, "totals");
         upload(deltasBuffer, deltas.data(), deltas.size() * 4, "deltas");
         upload(counterBuffer, counters.data(), counterSlots * 4, "counters");
+
+        cl::Kernel placeSeeds(built->program, "place_seeds");
+        placeSeeds.setArg(0, seedPixels);
+        placeSeeds.setArg(1, cl_uint(regionTotal));
+        placeSeeds.setArg(2, labelBuffers[0]);
+        placeSeeds.setArg(3, stampBuffers[0]);
+        queue.enqueueNDRangeKernel(placeSeeds, cl::NullRange, cl::NDRange(roundUp(regionTotal, 64)),
+                                   cl::NullRange, nullptr, timings.track("upload", "place_seeds"));
 
         cl::Kernel grow(built->program, kernelName.c_str());
         const cl_ulong threshold = params.toleranceThreshold();
@@ -233,7 +242,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         // Launch sizes. The queue kernel loops over the frontier, so its
         // global size only needs to cover the device (batched) or the known
         // frontier (host-sync); the sweep covers the image in tiles.
-        const size_t groupsToFill = std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 8 : 2));
+        // Enough work-groups to keep every compute unit busy, not more: idle
+        // groups still cost scheduling in every batched launch.
+        const size_t groupsToFill = std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 4 : 2));
         const size_t groupsForImage = (pixelCount + geometry.workGroup - 1) / geometry.workGroup;
         const size_t batchedGroups = std::min(groupsToFill, groupsForImage);
         const cl::NDRange sweepLocal(geometry.tileWidth, geometry.tileHeight);
