@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -114,6 +115,22 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
     unavailableList_->setStyleSheet(QStringLiteral("color: #666;"));
     form->addRow(unavailableList_);
     layout->addWidget(variantBox);
+
+    auto* raceBox = new QGroupBox(QStringLiteral("Race check (Oclgrind)"), this);
+    auto* raceLayout = new QVBoxLayout(raceBox);
+    raceCheckButton_ = new QToolButton(raceBox);
+    raceCheckButton_->setObjectName(QStringLiteral("raceCheckButton"));
+    raceCheckButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    raceCheckButton_->setVisible(false); // until MainWindow gives it its action
+    raceLayout->addWidget(raceCheckButton_);
+    raceCheckStatus_ = new QLabel(QStringLiteral("Runs this variant under Oclgrind on a small part of the image "
+                                                 "and lists data races and barrier divergence."),
+                                  raceBox);
+    raceCheckStatus_->setObjectName(QStringLiteral("raceCheckStatus"));
+    raceCheckStatus_->setWordWrap(true);
+    raceCheckStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    raceLayout->addWidget(raceCheckStatus_);
+    layout->addWidget(raceBox);
     layout->addStretch(1);
 
     fillCombos();
@@ -122,6 +139,15 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
         connect(combo, qOverload<int>(&QComboBox::currentIndexChanged), this, &DevicePanel::onComboChanged);
     refreshAvailability();
 }
+
+void DevicePanel::setRaceCheckAction(QAction* action)
+{
+    raceCheckButton_->setDefaultAction(action);
+    raceCheckButton_->setVisible(true);
+}
+
+void DevicePanel::setRaceCheckStatus(const QString& text) { raceCheckStatus_->setText(text); }
+QString DevicePanel::raceCheckStatus() const { return raceCheckStatus_->text(); }
 
 void DevicePanel::fillCombos()
 {

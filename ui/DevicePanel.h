@@ -9,8 +9,10 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QLabel;
+class QToolButton;
 class QTreeWidget;
 
 namespace rgx::ui {
@@ -35,6 +37,12 @@ public:
     // Why the current device cannot run the current variant; nullopt when it can.
     std::optional<std::string> currentProblem() const;
 
+    // The "Check for races" button shows this action (Run menu's twin);
+    // the line under it says what the last check found or that one runs.
+    void setRaceCheckAction(QAction* action);
+    void setRaceCheckStatus(const QString& text);
+    QString raceCheckStatus() const;
+
     // The readable capability summary of a device (tooltips and details).
     static QString capabilitiesText(const DeviceInfo& device);
 
@@ -58,6 +66,8 @@ private:
     QLabel* variantText_;
     QLabel* variantReason_;
     QLabel* unavailableList_;
+    QToolButton* raceCheckButton_;
+    QLabel* raceCheckStatus_;
     bool updating_ = false;
 };
 

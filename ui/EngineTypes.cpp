@@ -22,6 +22,10 @@ void registerEngineMetaTypes()
     qRegisterMetaType<rgx::ui::RunOutcome>("rgx::ui::RunOutcome");
     qRegisterMetaType<rgx::ui::DeviceList>("rgx::ui::DeviceList");
     qRegisterMetaType<rgx::ui::RunFailure>("rgx::ui::RunFailure");
+    qRegisterMetaType<rgx::ui::RaceCheckRequest>("rgx::ui::RaceCheckRequest");
+    qRegisterMetaType<rgx::ui::RaceCheckOutcome>("rgx::ui::RaceCheckOutcome");
+    qRegisterMetaType<rgx::ui::LabRequest>("rgx::ui::LabRequest");
+    qRegisterMetaType<rgx::ui::LabOutcome>("rgx::ui::LabOutcome");
 }
 
 } // namespace rgx::ui

@@ -4,6 +4,7 @@
 
 #include "Errors.h"
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QMetaObject>
 #include <sstream>
 
@@ -192,6 +193,58 @@ void EngineWorker::computeReference(const RunRequest& request, GrowResultPtr aga
     }
 }
 
+void EngineWorker::checkRaces(const RaceCheckRequest& request)
+{
+    emit raceCheckStarted(request.id);
+    QElapsedTimer clock;
+    clock.start();
+    RaceCheckOutcome outcome;
+    outcome.id = request.id;
+    outcome.variantText = request.variantText;
+    try {
+        const RaceCheckInput cut = cutDownForRaceCheck(*request.image, request.seeds);
+        outcome.left = cut.left;
+        outcome.top = cut.top;
+        outcome.width = cut.image.width;
+        outcome.height = cut.image.height;
+        outcome.seedCount = cut.seeds.size();
+        if (!QFileInfo(request.cliPath).isExecutable())
+            throw InputError("the race check runs rgx-cli under Oclgrind, but there is no rgx-cli at " +
+                             request.cliPath.toStdString() + " (build the rgx-cli target beside rgx)");
+        outcome.races = rgx::checkRaces(cut, request.segmentOptions, request.cliPath);
+    } catch (const std::exception& error) {
+        outcome.error = QString::fromUtf8(error.what());
+    }
+    outcome.seconds = double(clock.elapsed()) / 1000.0;
+    emit raceCheckFinished(outcome);
+}
+
+void EngineWorker::runLab(const LabRequest& request)
+{
+    LabOutcome outcome;
+    outcome.request = request;
+    try {
+        ComputeDevice& device = deviceFor(request.deviceId);
+        const std::vector<uint32_t> values = makeSortedValues(request.size, request.seed);
+        const std::vector<uint32_t> keys = makeSearchKeys(request.keys, values, request.seed + 1);
+        cancel_.store(false);
+        RunControl control;
+        control.cancel = &cancel_;
+        auto result = std::make_shared<BinarySearchResult>(runBinarySearchLab(device, values, keys, request.driver, control));
+        const std::vector<uint32_t> expected = lowerBoundsReference(values, keys);
+        for (size_t k = 0; k < expected.size(); ++k)
+            outcome.differingKeys += k >= result->positions.size() || result->positions[k] != expected[k];
+        outcome.result = std::move(result);
+    } catch (const OpenClError& error) {
+        outcome.error = QString::fromUtf8(error.what());
+        if (!error.buildLog().empty())
+            outcome.error += QLatin1Char('\n') + QString::fromStdString(error.buildLog());
+    } catch (const std::exception& error) {
+        outcome.error = QString::fromUtf8(error.what());
+    }
+    emit labFinished(outcome);
+}
+
 EngineThread::EngineThread(QObject* parent) : QObject(parent)
 {
     registerEngineMetaTypes();
@@ -233,6 +286,20 @@ void EngineThread::requestReference(const RunRequest& request, GrowResultPtr aga
     QMetaObject::invokeMethod(
         worker_, [worker, request, against] { worker->computeReference(request, against); },
         Qt::QueuedConnection);
+}
+
+void EngineThread::checkRaces(const RaceCheckRequest& request)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, request] { worker->checkRaces(request); }, Qt::QueuedConnection);
+}
+
+void EngineThread::runLab(const LabRequest& request)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, request] { worker->runLab(request); }, Qt::QueuedConnection);
 }
 
 } // namespace rgx::ui

@@ -43,6 +43,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <charconv>
 
 // Resources must be initialised from the global namespace (static library).
 static void initRgxResources() { Q_INIT_RESOURCE(rgx); }
@@ -62,6 +63,24 @@ QString describeImage(const LumaImage& image)
         .arg(image.height)
         .arg(image.bitDepth)
         .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
+}
+
+// The current choices as rgx-cli segment options, so that the race check
+// runs exactly what the explorer runs.
+std::vector<std::string> segmentOptionsFor(const PipelineParams& params, const GrowVariant& variant)
+{
+    char tolerance[64];
+    const auto written = std::to_chars(tolerance, tolerance + sizeof(tolerance), params.grow.tolerance);
+    return {"--mode", modeName(params.grow.mode),
+            "--tolerance", std::string(tolerance, written.ptr),
+            "--lower", std::to_string(params.grow.lower),
+            "--upper", std::to_string(params.grow.upper),
+            "--rule", ruleName(params.grow.rule),
+            "--connectivity", std::to_string(params.grow.connectivity),
+            "--max-iterations", std::to_string(params.grow.maxIterations),
+            "--prefilter", prefilterText(params.prefilter),
+            "--postfilter", postfilterText(params.postfilter),
+            "--variant", variant.text()};
 }
 
 bool isSessionFile(const QString& path) { return QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0; }
@@ -282,6 +301,12 @@ void MainWindow::createActions()
     corruptionAction_->setToolTip(QStringLiteral("Corruption view: pixels that differ from the CPU reference in magenta (Ctrl+D)"));
     connect(corruptionAction_, &QAction::toggled, this, &MainWindow::setCorruptionView);
     playback_->setCorruptionAction(corruptionAction_);
+    raceCheckAction_ = make("raceCheckAction", QStringLiteral("Check for R&aces"));
+    raceCheckAction_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    raceCheckAction_->setToolTip(QStringLiteral("Run the current variant under Oclgrind on a small part of the image "
+                                                "and report data races and barrier divergence (takes up to a minute)"));
+    connect(raceCheckAction_, &QAction::triggered, this, &MainWindow::checkRaces);
+    devicePanel_->setRaceCheckAction(raceCheckAction_);
 }
 
 void MainWindow::createMenus()
@@ -386,6 +411,8 @@ void MainWindow::createMenus()
     run->addAction(runAction_);
     run->addAction(cancelAction_);
     run->addAction(keepAction_);
+    run->addSeparator();
+    run->addAction(raceCheckAction_);
     run->addSeparator();
     QAction* autoRun = run->addAction(QStringLiteral("Run &Automatically After Seed Edits"));
     autoRun->setObjectName(QStringLiteral("autoRunAction"));
@@ -495,6 +522,10 @@ void MainWindow::connectEngine()
                 emit referenceReady();
             });
     connect(worker, &EngineWorker::message, log_, &LogPanel::info);
+    connect(worker, &EngineWorker::raceCheckStarted, this, [this] {
+        runStatus_->setText(QStringLiteral("Checking for races under Oclgrind..."));
+    });
+    connect(worker, &EngineWorker::raceCheckFinished, this, &MainWindow::onRaceCheckFinished);
 }
 
 void MainWindow::onDevicesListed(const DeviceList& list)
@@ -555,18 +586,23 @@ bool MainWindow::setVariantText(const QString& variantText)
 
 void MainWindow::notice(const QString& title, const QString& message, const QString& details)
 {
-    lastNotice_ = message;
     log_->error(message, details);
+    showNoticeBox(title, message, details, QMessageBox::Warning);
+}
+
+void MainWindow::showNoticeBox(const QString& title, const QString& message, const QString& details, QMessageBox::Icon icon)
+{
+    lastNotice_ = message;
     statusBar()->showMessage(message, 15000);
     // One non-modal box, reused: the program keeps running while it is shown.
     if (!noticeBox_) {
         noticeBox_ = new QMessageBox(this);
         noticeBox_->setObjectName(QStringLiteral("noticeBox"));
-        noticeBox_->setIcon(QMessageBox::Warning);
         noticeBox_->setStandardButtons(QMessageBox::Close);
         noticeBox_->setModal(false);
         noticeBox_->setWindowModality(Qt::NonModal);
     }
+    noticeBox_->setIcon(icon);
     noticeBox_->setWindowTitle(QStringLiteral("RGX: %1").arg(title));
     noticeBox_->setText(message);
     noticeBox_->setDetailedText(details);
@@ -590,7 +626,8 @@ void MainWindow::updateActions()
                                : QStringLiteral("Run the pipeline on the chosen device (F5)"));
     cancelAction_->setEnabled(running_);
     keepAction_->setEnabled(hasResult);
-    progress_->setVisible(running_);
+    raceCheckAction_->setEnabled(hasImage && !seeds_.isEmpty() && !raceChecking_);
+    progress_->setVisible(running_ || raceChecking_);
 }
 
 // ---- images, samples, sessions ------------------------------------------
@@ -1030,6 +1067,93 @@ void MainWindow::keepRun()
 {
     if (timing_->keepCurrentRun())
         log_->info(QStringLiteral("Kept run #%1 for comparison").arg(resultRequest_.id));
+}
+
+QString MainWindow::cliPath() const
+{
+    if (!options_.cliPath.isEmpty())
+        return options_.cliPath;
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/rgx-cli");
+}
+
+void MainWindow::checkRaces()
+{
+    if (raceChecking_)
+        return;
+    if (!luma_ || seeds_.isEmpty()) {
+        notice(QStringLiteral("Check for races"), QStringLiteral("Open an image and add at least one seed first."));
+        return;
+    }
+    const QString cli = cliPath();
+    if (!QFileInfo(cli).isExecutable()) {
+        notice(QStringLiteral("Check for races"),
+               QStringLiteral("The race check runs rgx-cli under Oclgrind, but there is no rgx-cli at %1. "
+                              "Build the rgx-cli target; it must sit beside rgx.")
+                   .arg(cli));
+        return;
+    }
+    RaceCheckRequest request;
+    request.id = ++nextRaceCheckId_;
+    request.image = luma_;
+    request.seeds = seeds_.seeds();
+    request.segmentOptions = segmentOptionsFor(parameters_->params(), devicePanel_->variant());
+    request.variantText = text(devicePanel_->variant().text());
+    request.cliPath = cli;
+    raceChecking_ = true;
+    engine_.checkRaces(request);
+    log_->info(QStringLiteral("Race check #%1: %2 under Oclgrind (this can take a minute)...")
+                   .arg(request.id)
+                   .arg(request.variantText));
+    devicePanel_->setRaceCheckStatus(QStringLiteral("Checking %1 under Oclgrind...").arg(request.variantText));
+    if (!running_)
+        runStatus_->setText(QStringLiteral("Race check queued..."));
+    updateActions();
+}
+
+void MainWindow::onRaceCheckFinished(const RaceCheckOutcome& outcome)
+{
+    raceChecking_ = false;
+    updateActions();
+    if (!running_)
+        runStatus_->setText(QStringLiteral("Ready"));
+    if (!outcome.error.isEmpty()) {
+        lastRaceReport_ = QStringLiteral("race check failed: %1").arg(outcome.error);
+        devicePanel_->setRaceCheckStatus(QStringLiteral("The last check could not run (see the log)."));
+        notice(QStringLiteral("Check for races"), QStringLiteral("Race check #%1 could not run: %2").arg(outcome.id).arg(outcome.error));
+        emit raceCheckFinished(lastRaceReport_);
+        return;
+    }
+    const QString part = QStringLiteral("the %1 x %2 part at (%3, %4), %5 seed(s) inside")
+                             .arg(outcome.width)
+                             .arg(outcome.height)
+                             .arg(outcome.left)
+                             .arg(outcome.top)
+                             .arg(outcome.seedCount);
+    QStringList lines;
+    for (const RaceReport& race : outcome.races)
+        lines << QStringLiteral("race: %1 %2 %3").arg(text(race.kernel), text(race.location), text(race.kind));
+    if (lines.isEmpty())
+        lines << QStringLiteral("races: none");
+    lastRaceReport_ = lines.join(QLatin1Char('\n'));
+    const QString heading = QStringLiteral("Race check #%1 of %2 on %3 (%4 s):")
+                                .arg(outcome.id)
+                                .arg(outcome.variantText, part)
+                                .arg(outcome.seconds, 0, 'f', 1);
+    log_->info(heading);
+    for (const QString& line : std::as_const(lines)) {
+        if (outcome.races.empty())
+            log_->info(QStringLiteral("  ") + line);
+        else
+            log_->warning(QStringLiteral("  ") + line);
+    }
+    const QString summary = outcome.races.empty()
+                                ? QStringLiteral("races: none")
+                                : QStringLiteral("%1 race(s) found").arg(outcome.races.size());
+    devicePanel_->setRaceCheckStatus(QStringLiteral("%1 (%2, checked on %3)").arg(summary, outcome.variantText, part));
+    showNoticeBox(QStringLiteral("Race check"),
+                  QStringLiteral("%1\n\n%2").arg(heading, lastRaceReport_),
+                  QString(), outcome.races.empty() ? QMessageBox::Information : QMessageBox::Warning);
+    emit raceCheckFinished(lastRaceReport_);
 }
 
 void MainWindow::setCorruptionView(bool on)

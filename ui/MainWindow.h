@@ -11,6 +11,7 @@
 #include <QCache>
 #include <QImage>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QPointer>
 #include <QTimer>
@@ -18,7 +19,6 @@
 #include <memory>
 
 class QLabel;
-class QMessageBox;
 class QProgressBar;
 class QTableView;
 
@@ -36,6 +36,9 @@ struct MainWindowOptions {
     // false: start from the defaults and save no window state or choices
     // (--no-settings, tests); recent files are still recorded.
     bool restoreSettings = true;
+    // The rgx-cli the race check runs under Oclgrind; empty: the one beside
+    // this executable.
+    QString cliPath;
 };
 
 class MainWindow : public QMainWindow {
@@ -63,6 +66,10 @@ public:
 
     bool devicesReady() const { return devicesReady_; }
     bool isRunning() const { return running_; }
+    bool isCheckingRaces() const { return raceChecking_; }
+    // What the last race check found, as shown in the log ("races: none" or
+    // one line per race), or why it could not run.
+    QString lastRaceReport() const { return lastRaceReport_; }
     GrowResultPtr result() const { return result_; }
     GrowResultPtr reference() const { return reference_; }
     std::shared_ptr<const ResultDiff> diff() const { return diff_; }
@@ -85,6 +92,9 @@ public slots:
     void runNow();
     void cancelRun();
     void keepRun();
+    // Runs the current variant and parameters under Oclgrind on a small part
+    // of the image, on the engine thread; the answer comes by raceCheckFinished.
+    void checkRaces();
     void setCorruptionView(bool on);
     // Raises the timings panel, enlarged, on one chart.
     void showTimingChart(rgx::ui::TimingPanel::Chart chart);
@@ -96,6 +106,7 @@ signals:
     void runFailed(const QString& message);
     void referenceReady();
     void noticeShown(const QString& text);
+    void raceCheckFinished(const QString& report);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -116,6 +127,10 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void notice(const QString& title, const QString& text, const QString& details = {});
+    // The non-modal box of notice(), for reports that are not errors too.
+    void showNoticeBox(const QString& title, const QString& text, const QString& details, QMessageBox::Icon icon);
+    void onRaceCheckFinished(const RaceCheckOutcome& outcome);
+    QString cliPath() const;
     void updateActions();
     void refreshPicture();
     QImage diffPicture(uint32_t frame) const;
@@ -192,11 +207,15 @@ private:
     QPointer<QMessageBox> noticeBox_;
     QString lastNotice_;
     QTimer autoRunTimer_;
+    bool raceChecking_ = false;
+    quint64 nextRaceCheckId_ = 0;
+    QString lastRaceReport_;
 
     QAction* runAction_ = nullptr;
     QAction* cancelAction_ = nullptr;
     QAction* keepAction_ = nullptr;
     QAction* corruptionAction_ = nullptr;
+    QAction* raceCheckAction_ = nullptr;
     QList<QAction*> needsImage_;
     QList<QAction*> needsResult_;
 };

@@ -144,6 +144,8 @@ private slots:
     void iterationCapStopsTheRunWithANotice();
     void lastChoicesAreRestored();
     void prefilterOutputCanBeShown();
+    void raceCheckFindsTheMissingBarrierInGrowSweep();
+    void raceCheckOfTheCorrectTwinFindsNone();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -151,6 +153,7 @@ private:
     QPoint at(int x, int y) const { return window_->imageView()->pixelCentre(x, y).toPoint(); }
     void clickPixel(int x, int y, Qt::MouseButton button = Qt::LeftButton);
     void chooseVariant(const GrowVariant& variant);
+    QString checkRacesAndWait(const char* variantText);
 
     std::unique_ptr<MainWindow> window_;
     std::unique_ptr<QTemporaryDir> folder_;
@@ -166,6 +169,7 @@ std::unique_ptr<MainWindow> ExplorerTest::makeWindow()
 {
     MainWindowOptions options;
     options.restoreSettings = false; // every test starts from the defaults
+    options.cliPath = QStringLiteral(RGX_CLI_PATH); // the race check's rgx-cli
     auto window = std::make_unique<MainWindow>(options);
     window->resize(1400, 900);
     window->show();
@@ -1006,6 +1010,63 @@ void ExplorerTest::prefilterOutputCanBeShown()
     }
     QTest::mouseMove(window_->imageView(), at(100, 55));
     QTRY_VERIFY(child<QLabel>(window_.get(), "pixelInfo")->text().contains(QStringLiteral("filtered")));
+}
+
+
+// Seeds around (100, 100) of coins.png, the variant set, then the Run menu's
+// action; returns the report once the engine thread has answered.
+QString ExplorerTest::checkRacesAndWait(const char* variantText)
+{
+    if (!window_->openImage(sample("coins.png")))
+        return QStringLiteral("could not open coins.png");
+    window_->seedSet()->replaceAll({Seed{100, 100}, Seed{104, 98}});
+    if (!window_->setVariantText(QString::fromLatin1(variantText)))
+        return window_->lastNotice();
+    QSignalSpy finished(window_.get(), &MainWindow::raceCheckFinished);
+    QAction* action = window_->findChild<QAction*>(QStringLiteral("raceCheckAction"));
+    if (!action || !action->isEnabled())
+        return QStringLiteral("the Check for races action is missing or disabled");
+    action->trigger();
+    // Busy while Oclgrind runs, and the GUI thread keeps answering.
+    if (!window_->isCheckingRaces() || action->isEnabled())
+        return QStringLiteral("no busy state while the check runs");
+    QElapsedTimer clock;
+    clock.start();
+    int longestPause = 0;
+    while (finished.isEmpty() && clock.elapsed() < 300000) {
+        QElapsedTimer step;
+        step.start();
+        QTest::qWait(20);
+        longestPause = std::max(longestPause, int(step.elapsed()));
+    }
+    if (finished.isEmpty())
+        return QStringLiteral("no answer within 5 minutes");
+    if (longestPause > 1000)
+        return QStringLiteral("the GUI thread was blocked for %1 ms").arg(longestPause);
+    if (!action->isEnabled() || window_->isCheckingRaces())
+        return QStringLiteral("still busy after the answer");
+    return finished.first().first().toString();
+}
+
+void ExplorerTest::raceCheckFindsTheMissingBarrierInGrowSweep()
+{
+    const QString report =
+        checkRacesAndWait("driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier");
+    QVERIFY2(report.contains(QStringLiteral("race: grow_sweep region_growing.cl:")), qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("data race")), qPrintable(report));
+    // The log says which part of the image was checked; the panel shows the result.
+    QVERIFY2(window_->logPanel()->toPlainText().contains(QStringLiteral("32 x 32 part at (")),
+             qPrintable(window_->logPanel()->toPlainText()));
+    QVERIFY2(window_->devicePanel()->raceCheckStatus().contains(QStringLiteral("race(s) found")),
+             qPrintable(window_->devicePanel()->raceCheckStatus()));
+    QVERIFY(window_->lastNotice().contains(QStringLiteral("grow_sweep")));
+}
+
+void ExplorerTest::raceCheckOfTheCorrectTwinFindsNone()
+{
+    const QString report = checkRacesAndWait("driver=host-batched,frontier=sweep,collectives=atomics,tile=async");
+    QCOMPARE(report, QStringLiteral("races: none"));
+    QVERIFY(window_->devicePanel()->raceCheckStatus().startsWith(QStringLiteral("races: none")));
 }
 
 QTEST_MAIN(ExplorerTest)
