@@ -14,10 +14,13 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSplitter>
+#include <QHeaderView>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 #include <qcustomplot.h>
 
@@ -96,6 +99,13 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent)
     tabs_->addTab(iterationPlot_, QStringLiteral("Per iteration"));
     tabs_->addTab(kernelPlot_, QStringLiteral("Per kernel"));
     tabs_->addTab(timelinePlot_, QStringLiteral("Timeline"));
+    kernelTable_ = new QTableWidget(this);
+    kernelTable_->setObjectName(QStringLiteral("kernelTable"));
+    kernelTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    kernelTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    kernelTable_->verticalHeader()->setVisible(false);
+    kernelTable_->setAlternatingRowColors(true);
+    tabs_->addTab(kernelTable_, QStringLiteral("Kernels"));
     chartLayout->addWidget(tabs_, 1);
     summary_ = new QLabel(chartSide);
     summary_->setObjectName(QStringLiteral("timingSummary"));
@@ -255,7 +265,14 @@ std::vector<RunEntry> TimingPanel::shownRuns() const
 }
 
 void TimingPanel::showChart(Chart chart) { tabs_->setCurrentIndex(int(chart)); }
-TimingPanel::Chart TimingPanel::currentChart() const { return Chart(tabs_->currentIndex()); }
+void TimingPanel::showKernelTable() { tabs_->setCurrentWidget(kernelTable_); }
+
+TimingPanel::Chart TimingPanel::currentChart() const
+{
+    // The kernel table is a tab but not a chart: the charts' default then.
+    const int index = tabs_->currentIndex();
+    return index >= PerIteration && index <= Timeline ? Chart(index) : PerIteration;
+}
 
 QCustomPlot* TimingPanel::plot(Chart chart) const
 {
@@ -273,6 +290,7 @@ void TimingPanel::rebuild()
     buildPerIteration(runs);
     buildPerKernel(runs);
     buildTimeline(runs);
+    buildKernelTable();
 
     QStringList lines;
     for (const RunEntry& run : runs) {
@@ -611,6 +629,58 @@ void TimingPanel::buildTimeline(const std::vector<RunEntry>& runs)
     }
     plot->legend->setVisible(false);
     plot->replot();
+}
+
+void TimingPanel::buildKernelTable()
+{
+    // Every kept run (checked or not: the table is cheap to read), then the
+    // current run when it is not kept.
+    std::vector<RunEntry> runs = kept_;
+    if (current_.result && std::none_of(kept_.begin(), kept_.end(),
+                                        [&](const RunEntry& run) { return run.result == current_.result; }))
+        runs.push_back(current_);
+    const QStringList headers = {QStringLiteral("Run"), QStringLiteral("Program"), QStringLiteral("Kernel"),
+                                 QStringLiteral("Work-group limit"), QStringLiteral("Preferred multiple"),
+                                 QStringLiteral("Private memory"), QStringLiteral("Local memory"),
+                                 QStringLiteral("Registers"), QStringLiteral("Spill stores"), QStringLiteral("Spill loads")};
+    kernelTable_->clear();
+    kernelTable_->setColumnCount(int(headers.size()));
+    kernelTable_->setHorizontalHeaderLabels(headers);
+    kernelTable_->horizontalHeaderItem(7)->setToolTip(
+        QStringLiteral("Registers and spills are reported by NVIDIA's compiler (-cl-nv-verbose) only; – where unknown"));
+    int rows = 0;
+    for (const RunEntry& run : runs)
+        rows += int(run.result->kernels.size());
+    kernelTable_->setRowCount(rows);
+    // "–" where the device does not say (registers and spills are -1 then).
+    auto known = [](int value) { return value >= 0 ? QString::number(value) : QStringLiteral("–"); };
+    auto bytes = [](uint64_t value) { return QStringLiteral("%1 B").arg(value); };
+    int row = 0;
+    for (const RunEntry& run : runs) {
+        for (const KernelReport& kernel : run.result->kernels) {
+            const QStringList cells = {QStringLiteral("#%1").arg(run.number),
+                                       text(kernel.program),
+                                       text(kernel.kernel),
+                                       QString::number(kernel.workGroupSizeLimit),
+                                       QString::number(kernel.preferredWorkGroupMultiple),
+                                       bytes(kernel.privateMemoryBytes),
+                                       bytes(kernel.localMemoryBytes),
+                                       known(kernel.registers),
+                                       known(kernel.spillStores),
+                                       known(kernel.spillLoads)};
+            for (int column = 0; column < cells.size(); ++column) {
+                auto* item = new QTableWidgetItem(cells[column]);
+                if (column >= 3)
+                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                item->setToolTip(QStringLiteral("%1\nbuild options: %2")
+                                     .arg(shortLabel(run), text(kernel.options).isEmpty() ? QStringLiteral("(none)")
+                                                                                          : text(kernel.options)));
+                kernelTable_->setItem(row, column, item);
+            }
+            ++row;
+        }
+    }
+    kernelTable_->resizeColumnsToContents();
 }
 
 void TimingPanel::showHover(QCustomPlot* plot, QMouseEvent* event)

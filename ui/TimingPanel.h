@@ -15,6 +15,7 @@ class QListWidget;
 class QMouseEvent;
 class QPushButton;
 class QTabWidget;
+class QTableWidget;
 
 namespace rgx::ui {
 
@@ -44,6 +45,10 @@ public:
     void showChart(Chart chart);
     Chart currentChart() const;
     QCustomPlot* plot(Chart chart) const;
+    // The "Kernels" tab: compiler facts (work-group limits, memory,
+    // registers) of every kernel of the kept runs and the current one.
+    QTableWidget* kernelTable() const { return kernelTable_; }
+    void showKernelTable();
 
     // Writes the shown chart as PNG or PDF (by suffix) at a size in pixels
     // (points for PDF), through a temporary file and QSaveFile; throws
@@ -58,6 +63,7 @@ private:
     void buildPerIteration(const std::vector<RunEntry>& runs);
     void buildPerKernel(const std::vector<RunEntry>& runs);
     void buildTimeline(const std::vector<RunEntry>& runs);
+    void buildKernelTable();
     void refreshKeptList();
     void showHover(QCustomPlot* plot, QMouseEvent* event);
     QCustomPlot* makePlot(const char* name, const QString& title);
@@ -70,6 +76,7 @@ private:
     QCustomPlot* kernelPlot_;
     QCustomPlot* timelinePlot_;
     TimelineBars* timeline_ = nullptr;
+    QTableWidget* kernelTable_;
     QListWidget* keptList_;
     QPushButton* keepButton_;
     QPushButton* removeButton_;

@@ -36,6 +36,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -146,6 +147,7 @@ private slots:
     void prefilterOutputCanBeShown();
     void raceCheckFindsTheMissingBarrierInGrowSweep();
     void raceCheckOfTheCorrectTwinFindsNone();
+    void kernelTableListsTheRunsKernels();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -1067,6 +1069,35 @@ void ExplorerTest::raceCheckOfTheCorrectTwinFindsNone()
     const QString report = checkRacesAndWait("driver=host-batched,frontier=sweep,collectives=atomics,tile=async");
     QCOMPARE(report, QStringLiteral("races: none"));
     QVERIFY(window_->devicePanel()->raceCheckStatus().startsWith(QStringLiteral("races: none")));
+}
+
+void ExplorerTest::kernelTableListsTheRunsKernels()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    auto* table = child<QTableWidget>(window_.get(), "kernelTable");
+    QVERIFY(table);
+    window_->timingPanel()->showKernelTable();
+    QTRY_VERIFY(table->isVisible());
+    const int runRows = int(window_->result()->kernels.size());
+    QCOMPARE(table->rowCount(), runRows);
+    int queueRow = -1;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 2)->text() == QLatin1String("grow_queue"))
+            queueRow = row;
+    QVERIFY2(queueRow >= 0, "grow_queue is not listed");
+    QCOMPARE(table->item(queueRow, 0)->text(), QStringLiteral("#1"));
+    QCOMPARE(table->item(queueRow, 1)->text(), QStringLiteral("region_growing.cl"));
+    QVERIFY(table->item(queueRow, 3)->text().toULongLong() > 0); // work-group size limit
+    // PoCL does not report registers: shown as unknown, not as -1.
+    if (window_->result()->kernels.front().registers < 0)
+        QCOMPARE(table->item(0, 7)->text(), QStringLiteral("–"));
+    // A kept run stays listed after the next run.
+    window_->keepRun();
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QCOMPARE(table->rowCount(), 2 * runRows);
+    QCOMPARE(table->item(runRows, 0)->text(), QStringLiteral("#2"));
 }
 
 QTEST_MAIN(ExplorerTest)
