@@ -265,6 +265,7 @@ std::vector<RunEntry> TimingPanel::shownRuns() const
 }
 
 void TimingPanel::showChart(Chart chart) { tabs_->setCurrentIndex(int(chart)); }
+QString TimingPanel::summaryText() const { return summary_->text(); }
 void TimingPanel::showKernelTable() { tabs_->setCurrentWidget(kernelTable_); }
 
 TimingPanel::Chart TimingPanel::currentChart() const
@@ -295,16 +296,36 @@ void TimingPanel::rebuild()
     QStringList lines;
     for (const RunEntry& run : runs) {
         const TimelineSummary summary = summarizeTimeline(run.result->timings);
-        lines << QStringLiteral("<b>%1</b>: %2 iterations, %3 commands; span %4, device busy %5, idle gaps %6; host %7")
-                     .arg(shortLabel(run).toHtmlEscaped())
-                     .arg(run.result->iterations)
-                     .arg(run.result->timings.size())
-                     .arg(formatDuration(double(summary.spanNs)), formatDuration(double(summary.busyNs)),
-                          formatDuration(double(summary.gapNs)),
-                          formatDuration(run.result->hostMilliseconds * 1e6));
+        const double hostNs = run.result->hostMilliseconds * 1e6;
+        QString line = QStringLiteral("<b>%1</b>: %2 iterations, %3 commands; span %4, device busy %5, idle gaps %6; host %7")
+                           .arg(shortLabel(run).toHtmlEscaped())
+                           .arg(run.result->iterations)
+                           .arg(run.result->timings.size())
+                           .arg(formatDuration(double(summary.spanNs)), formatDuration(double(summary.busyNs)),
+                                formatDuration(double(summary.gapNs)), formatDuration(hostNs));
+        if (run.result->iterations > 0)
+            line += QStringLiteral(" (%1 per iteration)").arg(formatDuration(hostNs / double(run.result->iterations)));
+        line += speedUpText(run);
+        lines << line;
     }
     summary_->setText(lines.isEmpty() ? QStringLiteral("Run the pipeline to see its kernel timings.")
                                       : lines.join(QStringLiteral("<br>")));
+}
+
+QString TimingPanel::speedUpText(const RunEntry& run) const
+{
+    // Host time, the time the user waits, against the first kept run.
+    if (kept_.empty() || run.result == kept_.front().result)
+        return {};
+    const double first = kept_.front().result->hostMilliseconds;
+    const double own = run.result->hostMilliseconds;
+    if (first <= 0 || own <= 0)
+        return {};
+    const double ratio = first / own;
+    const int number = kept_.front().number;
+    if (ratio >= 1.0)
+        return QStringLiteral("; <b>%1x faster than #%2</b>").arg(ratio, 0, 'f', 1).arg(number);
+    return QStringLiteral("; <b>%1x slower than #%2</b>").arg(1.0 / ratio, 0, 'f', 1).arg(number);
 }
 
 void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)

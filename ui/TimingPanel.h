@@ -49,6 +49,8 @@ public:
     // registers) of every kernel of the kept runs and the current one.
     QTableWidget* kernelTable() const { return kernelTable_; }
     void showKernelTable();
+    // The summary under the charts: one line per shown run (rich text).
+    QString summaryText() const;
 
     // Writes the shown chart as PNG or PDF (by suffix) at a size in pixels
     // (points for PDF), through a temporary file and QSaveFile; throws
@@ -64,6 +66,8 @@ private:
     void buildPerKernel(const std::vector<RunEntry>& runs);
     void buildTimeline(const std::vector<RunEntry>& runs);
     void buildKernelTable();
+    // "; 2.1x faster than #1": host time relative to the first kept run.
+    QString speedUpText(const RunEntry& run) const;
     void refreshKeptList();
     void showHover(QCustomPlot* plot, QMouseEvent* event);
     QCustomPlot* makePlot(const char* name, const QString& title);

@@ -148,6 +148,7 @@ private slots:
     void raceCheckFindsTheMissingBarrierInGrowSweep();
     void raceCheckOfTheCorrectTwinFindsNone();
     void kernelTableListsTheRunsKernels();
+    void summaryGivesTimePerIterationAndSpeedUpOverTheFirstKeptRun();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -1098,6 +1099,40 @@ void ExplorerTest::kernelTableListsTheRunsKernels()
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     QCOMPARE(table->rowCount(), 2 * runRows);
     QCOMPARE(table->item(runRows, 0)->text(), QStringLiteral("#2"));
+}
+
+void ExplorerTest::summaryGivesTimePerIterationAndSpeedUpOverTheFirstKeptRun()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    GrowVariant sync;
+    sync.driver = Driver::HostSync;
+    chooseVariant(sync);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    TimingPanel* timing = window_->timingPanel();
+    QVERIFY2(timing->summaryText().contains(QStringLiteral("per iteration")), qPrintable(timing->summaryText()));
+    // Nothing kept yet: nothing to compare with.
+    QVERIFY(!timing->summaryText().contains(QStringLiteral("than #")));
+    const double firstHost = window_->result()->hostMilliseconds;
+    window_->keepRun();
+    GrowVariant batched;
+    batched.driver = Driver::HostBatched;
+    chooseVariant(batched);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    const double secondHost = window_->result()->hostMilliseconds;
+    const QStringList lines = timing->summaryText().split(QStringLiteral("<br>"));
+    QCOMPARE(lines.size(), 2);
+    // The first kept run is the reference, so its own line has no ratio.
+    QVERIFY2(!lines[0].contains(QStringLiteral("than #")), qPrintable(lines[0]));
+    QVERIFY2(lines[1].contains(QStringLiteral("per iteration")), qPrintable(lines[1]));
+    const QRegularExpressionMatch match =
+        QRegularExpression(QStringLiteral("([0-9.]+)x (faster|slower) than #1")).match(lines[1]);
+    QVERIFY2(match.hasMatch(), qPrintable(lines[1]));
+    const bool faster = secondHost <= firstHost;
+    QCOMPARE(match.captured(2), faster ? QStringLiteral("faster") : QStringLiteral("slower"));
+    const double expected = faster ? firstHost / secondHost : secondHost / firstHost;
+    QVERIFY2(std::abs(match.captured(1).toDouble() - expected) <= 0.051,
+             qPrintable(QStringLiteral("%1 vs %2").arg(match.captured(1)).arg(expected)));
 }
 
 QTEST_MAIN(ExplorerTest)
