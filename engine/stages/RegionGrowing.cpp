@@ -227,17 +227,21 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             arg += 4; // stamps_in, labels_in, stamps_out, labels_out: per iteration
             grow.setArg(arg++, lumaBuffer);
         }
-        grow.setArg(arg++, seedLumaBuffer);
-        grow.setArg(arg++, cl_uint(regionTotal));
-        grow.setArg(arg++, totalsBuffer);
-        grow.setArg(arg++, deltasBuffer);
-        grow.setArg(arg++, counterBuffer);
-        grow.setArg(arg++, threshold);
-        grow.setArg(arg++, cl_uint(params.lower));
-        grow.setArg(arg++, cl_uint(params.upper));
-        grow.setArg(arg++, cl_uint(params.mode));
-        grow.setArg(arg++, cl_uint(params.rule == Rule::All ? 1 : 0));
-        grow.setArg(arg++, cl_int(params.connectivity));
+        // The arguments every grow kernel and the device chain end with.
+        auto setDecisionArguments = [&](cl::Kernel& kernel, int first) {
+            kernel.setArg(first++, seedLumaBuffer);
+            kernel.setArg(first++, cl_uint(regionTotal));
+            kernel.setArg(first++, totalsBuffer);
+            kernel.setArg(first++, deltasBuffer);
+            kernel.setArg(first++, counterBuffer);
+            kernel.setArg(first++, threshold);
+            kernel.setArg(first++, cl_uint(params.lower));
+            kernel.setArg(first++, cl_uint(params.upper));
+            kernel.setArg(first++, cl_uint(params.mode));
+            kernel.setArg(first++, cl_uint(params.rule == Rule::All ? 1 : 0));
+            kernel.setArg(first++, cl_int(params.connectivity));
+        };
+        setDecisionArguments(grow, arg);
 
         // Launch sizes. The queue kernel loops over the frontier, so its
         // global size only needs to cover the device (batched) or the known
@@ -302,17 +306,7 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             chain.setArg(a++, queueFrontier ? labelBuffers[0] : labelBuffers[1]);
             chain.setArg(a++, stampBuffers[0]);
             chain.setArg(a++, queueFrontier ? stampBuffers[0] : stampBuffers[1]);
-            chain.setArg(a++, seedLumaBuffer);
-            chain.setArg(a++, cl_uint(regionTotal));
-            chain.setArg(a++, totalsBuffer);
-            chain.setArg(a++, deltasBuffer);
-            chain.setArg(a++, counterBuffer);
-            chain.setArg(a++, threshold);
-            chain.setArg(a++, cl_uint(params.lower));
-            chain.setArg(a++, cl_uint(params.upper));
-            chain.setArg(a++, cl_uint(params.mode));
-            chain.setArg(a++, cl_uint(params.rule == Rule::All ? 1 : 0));
-            chain.setArg(a++, cl_int(params.connectivity));
+            setDecisionArguments(chain, a);
             queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
                                        timings.track("grow", "grow_chain", -1, true));
             queue.finish();
