@@ -3,6 +3,8 @@
 #include "Device.h"
 #include "Errors.h"
 #include "ProgramCache.h"
+#include "Pipeline.h"
+#include <QFileInfo>
 #include "Variant.h"
 
 #include <gtest/gtest.h>
@@ -94,4 +96,32 @@ TEST(Devices, DefaultIsPoclAndNamesSelectDevices)
         EXPECT_GT(device.localMemoryBytes, 0u);
     }
     EXPECT_THROW(selectDevice("no such device anywhere"), InputError);
+}
+
+TEST(Devices, ImageLargerThanTheDeviceCanHoldIsAnInputErrorBeforeAnyBuffer)
+{
+    DeviceInfo info = selectDevice("");
+    info.maxAllocationBytes = 4096; // a device that holds at most 1024 stamps in one buffer
+    ComputeDevice device(info);
+    LumaImage image;
+    image.width = 64;
+    image.height = 64;
+    image.luma.assign(64 * 64, 7);
+    try {
+        runDevicePipeline(device, image, {{1, 1}}, PipelineParams{}, GrowVariant{});
+        FAIL() << "a 64x64 image fit a device with 4 KiB buffers";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("64x64 image needs"), std::string::npos) << error.what();
+    }
+}
+
+TEST(Devices, IntelCpuRuntimeIsListedWhenTheSetupRegisteredIt)
+{
+    // scripts/setup.sh registers Intel's runtime here; if it is registered
+    // but missing from the list, something in the process (a library that
+    // shadows its TBB, say) stops it from loading, and its tests would
+    // silently not run.
+    if (!QFileInfo::exists(QStringLiteral("/etc/OpenCL/vendors/intel-cpu.icd")))
+        GTEST_SKIP() << "Intel's CPU runtime is not registered on this machine";
+    EXPECT_NO_THROW(selectDevice("Intel(R) OpenCL"));
 }
