@@ -1,5 +1,6 @@
 // main of rgx, the explorer: parses the command line, opens the main window
 // and, when asked, an image, seeds, a session, a device and a variant.
+#include "LabPanel.h"
 #include "MainWindow.h"
 #include "TimingPanel.h"
 
@@ -71,9 +72,13 @@ int main(int argc, char* argv[])
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("After the runs, save the window as FILE (PNG) and quit."),
                                         QStringLiteral("FILE"));
+    const QCommandLineOption lab(QStringLiteral("lab"),
+                                 QStringLiteral("Show the binary-search lab and run it with driver D "
+                                                "(host-sync, host-batched, device-enqueue) once the devices are listed."),
+                                 QStringLiteral("D"));
     const QCommandLineOption fresh(QStringLiteral("no-settings"),
                                    QStringLiteral("Start with the default choices and window layout, and do not save them."));
-    parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, fresh});
+    parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, lab, fresh});
     parser.process(app);
 
     rgx::ui::MainWindowOptions options;
@@ -146,7 +151,29 @@ int main(int argc, char* argv[])
     };
     QObject::connect(&window, &rgx::ui::MainWindow::runFinished, &window, [&] { afterRun(true); });
     QObject::connect(&window, &rgx::ui::MainWindow::runFailed, &window, [&] { afterRun(false); });
-    if (!screenshotPath.isEmpty() && runsLeft == 0)
+    if (parser.isSet(lab)) {
+        // The lab waits for the device list (it runs on the chosen device);
+        // the screenshot, if any, waits for the lab.
+        window.showLab();
+        const QString driverText = parser.value(lab);
+        auto startLab = [&window, driverText] {
+            try {
+                const rgx::GrowVariant parsed = rgx::parseVariant("driver=" + driverText.toStdString());
+                if (!window.labPanel()->setDriver(parsed.driver))
+                    std::fprintf(stderr, "--lab: the device cannot run driver %s\n", qPrintable(driverText));
+            } catch (const std::exception& error) {
+                std::fprintf(stderr, "--lab: %s\n", error.what());
+            }
+            window.labPanel()->start();
+        };
+        if (window.devicesReady())
+            startLab();
+        else
+            QObject::connect(&window, &rgx::ui::MainWindow::devicesListed, &window, startLab, Qt::SingleShotConnection);
+        if (!screenshotPath.isEmpty() && runsLeft == 0)
+            QObject::connect(&window, &rgx::ui::MainWindow::labFinished, &window, takeScreenshot, Qt::SingleShotConnection);
+    } else if (!screenshotPath.isEmpty() && runsLeft == 0) {
         takeScreenshot();
+    }
     return app.exec();
 }

@@ -6,6 +6,7 @@
 #include "Errors.h"
 #include "Format.h"
 #include "ImageView.h"
+#include "LabPanel.h"
 #include "LogPanel.h"
 #include "ParametersPanel.h"
 #include "PlaybackPanel.h"
@@ -267,6 +268,9 @@ void MainWindow::createDocks()
     auto* timingsDock = addDock("timingsDock", QStringLiteral("Timings"), timing_, Qt::BottomDockWidgetArea);
     auto* logDock = addDock("logDock", QStringLiteral("Log"), log_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(timingsDock, logDock);
+    lab_ = new LabPanel;
+    auto* labDock = addDock("labDock", QStringLiteral("Binary-search lab"), lab_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logDock, labDock);
     timingsDock->raise();
     resizeDocks({devicesDock, seedsDock}, {400, 330}, Qt::Horizontal);
     resizeDocks({timingsDock}, {340}, Qt::Vertical);
@@ -526,6 +530,50 @@ void MainWindow::connectEngine()
         runStatus_->setText(QStringLiteral("Checking for races under Oclgrind..."));
     });
     connect(worker, &EngineWorker::raceCheckFinished, this, &MainWindow::onRaceCheckFinished);
+    connect(lab_, &LabPanel::runRequested, this, [this](quint64 size, quint64 keys, rgx::Driver driver) {
+        if (!devicesReady_) {
+            notice(QStringLiteral("Binary-search lab"), QStringLiteral("No OpenCL device yet: wait for the device list."));
+            return;
+        }
+        LabRequest request;
+        request.id = ++nextLabId_;
+        request.deviceId = devicePanel_->currentDeviceId();
+        request.size = size_t(size);
+        request.keys = size_t(keys);
+        request.driver = driver;
+        lab_->setBusy(true);
+        log_->info(QStringLiteral("Binary-search lab #%1: %2 values, %3 keys, driver=%4 on %5")
+                       .arg(request.id)
+                       .arg(formatCount(size), formatCount(keys), text(driverName(driver)), text(request.deviceId)));
+        engine_.runLab(request);
+    });
+    connect(worker, &EngineWorker::labFinished, this, [this](const rgx::ui::LabOutcome& outcome) {
+        lab_->showOutcome(outcome);
+        if (!outcome.result) {
+            notice(QStringLiteral("Binary-search lab"), QStringLiteral("The lab could not run: %1").arg(outcome.error));
+            emit labFinished(false);
+            return;
+        }
+        const TimelineSummary summary = summarizeTimeline(outcome.result->timings);
+        log_->info(QStringLiteral("Binary-search lab #%1: %2 rounds, host %3, device busy %4, idle gaps %5; "
+                                  "verify: %6 keys differ from std::lower_bound")
+                       .arg(outcome.request.id)
+                       .arg(outcome.result->rounds)
+                       .arg(formatDuration(outcome.result->hostMilliseconds * 1e6), formatDuration(double(summary.busyNs)),
+                            formatDuration(double(summary.gapNs)))
+                       .arg(outcome.differingKeys));
+        emit labFinished(true);
+    });
+    connect(devicePanel_, &DevicePanel::deviceChanged, this, [this] { lab_->setDevice(devicePanel_->currentDevice()); });
+}
+
+void MainWindow::showLab()
+{
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("labDock"))) {
+        dock->show();
+        dock->raise();
+        resizeDocks({dock}, {int(height() * 0.4)}, Qt::Vertical);
+    }
 }
 
 void MainWindow::onDevicesListed(const DeviceList& list)
@@ -547,6 +595,7 @@ void MainWindow::onDevicesListed(const DeviceList& list)
                 chosen = wanted;
     }
     devicePanel_->setDevices(list.devices, chosen);
+    lab_->setDevice(devicePanel_->currentDevice());
     pendingDeviceId_.clear();
     pendingDeviceName_.clear();
     devicesReady_ = !list.devices.empty();

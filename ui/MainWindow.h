@@ -25,6 +25,7 @@ class QTableView;
 namespace rgx::ui {
 
 class DevicePanel;
+class LabPanel;
 class ImageView;
 class LogPanel;
 class ParametersPanel;
@@ -85,6 +86,9 @@ public:
     PlaybackPanel* playbackPanel() const { return playback_; }
     TimingPanel* timingPanel() const { return timing_; }
     LogPanel* logPanel() const { return log_; }
+    LabPanel* labPanel() const { return lab_; }
+    // Raises the binary-search lab tab.
+    void showLab();
     // The picture the view shows now (without seed markers).
     QImage currentPicture() const { return currentPicture_.toImage(); }
 
@@ -107,6 +111,7 @@ signals:
     void referenceReady();
     void noticeShown(const QString& text);
     void raceCheckFinished(const QString& report);
+    void labFinished(bool succeeded);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -196,6 +201,8 @@ private:
     PlaybackPanel* playback_ = nullptr;
     TimingPanel* timing_ = nullptr;
     LogPanel* log_ = nullptr;
+    LabPanel* lab_ = nullptr;
+    quint64 nextLabId_ = 0;
     SeedTableModel* seedModel_ = nullptr;
     QTableView* seedTable_ = nullptr;
     QMenu* recentMenu_ = nullptr;

@@ -4,6 +4,7 @@
 #include "DevicePanel.h"
 #include "Errors.h"
 #include "ImageView.h"
+#include "LabPanel.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "ParametersPanel.h"
@@ -31,6 +32,7 @@
 #include <QRegularExpression>
 #include <QDir>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -149,6 +151,7 @@ private slots:
     void raceCheckOfTheCorrectTwinFindsNone();
     void kernelTableListsTheRunsKernels();
     void summaryGivesTimePerIterationAndSpeedUpOverTheFirstKeptRun();
+    void binarySearchLabRunsAndVerifies();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -1143,6 +1146,36 @@ void ExplorerTest::summaryGivesTimePerIterationAndSpeedUpOverTheFirstKeptRun()
     const double expected = faster ? firstHost / secondHost : secondHost / firstHost;
     QVERIFY2(std::abs(match.captured(1).toDouble() - expected) <= 0.051,
              qPrintable(QStringLiteral("%1 vs %2").arg(match.captured(1)).arg(expected)));
+}
+
+void ExplorerTest::binarySearchLabRunsAndVerifies()
+{
+    window_->showLab();
+    LabPanel* lab = window_->labPanel();
+    QTRY_VERIFY(lab->isVisible());
+    // device-enqueue is offered only where the device has it, with the reason otherwise.
+    auto* driver = child<QComboBox>(lab, "labDriver");
+    const DeviceInfo* device = window_->devicePanel()->currentDevice();
+    QVERIFY(device);
+    auto* model = qobject_cast<QStandardItemModel*>(driver->model());
+    const int enqueueRow = driver->findData(int(Driver::DeviceEnqueue));
+    QCOMPARE(model->item(enqueueRow)->isEnabled(), device->deviceEnqueue);
+    if (!device->deviceEnqueue)
+        QVERIFY(child<QLabel>(lab, "labDriverNote")->text().contains(QStringLiteral("no device-side enqueue")));
+    child<QSpinBox>(lab, "labSize")->setValue(200000);
+    child<QSpinBox>(lab, "labKeys")->setValue(20000);
+    for (Driver choice : {Driver::HostSync, Driver::HostBatched}) {
+        QVERIFY(lab->setDriver(choice));
+        QSignalSpy finished(window_.get(), &MainWindow::labFinished);
+        QTest::mouseClick(child<QPushButton>(lab, "labRunButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window_->lastNotice()));
+        const QString result = lab->resultText();
+        QVERIFY2(result.contains(QStringLiteral("0 keys differ from std::lower_bound")), qPrintable(result));
+        QVERIFY2(result.contains(QStringLiteral("rounds")), qPrintable(result));
+        QVERIFY2(result.contains(QString::fromStdString(driverName(choice))), qPrintable(result));
+        QVERIFY(lab->timeline() && !lab->timeline()->segments().empty());
+    }
 }
 
 QTEST_MAIN(ExplorerTest)

@@ -1,0 +1,49 @@
+// The binary-search lab tab: array size, key count and driver in, rounds,
+// times, verification against std::lower_bound and a launch timeline out.
+// The run itself happens on the engine thread (MainWindow asks it).
+#pragma once
+
+#include "EngineTypes.h"
+#include <QWidget>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace rgx::ui {
+
+class TimelineBars;
+
+class LabPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LabPanel(QWidget* parent = nullptr);
+
+    // The device the lab runs on: device-enqueue is offered only where it can run.
+    void setDevice(const DeviceInfo* device);
+    void setBusy(bool busy);
+    void showOutcome(const LabOutcome& outcome);
+    // Chooses the driver (false when the device cannot run it) and presses Run.
+    bool setDriver(Driver driver);
+    void start();
+    QString resultText() const;
+    QCustomPlot* timelinePlot() const { return plot_; }
+    TimelineBars* timeline() const { return timeline_; }
+
+signals:
+    void runRequested(quint64 size, quint64 keys, rgx::Driver driver);
+
+private:
+    QSpinBox* size_;
+    QSpinBox* keys_;
+    QComboBox* driver_;
+    QLabel* driverNote_;
+    QPushButton* runButton_;
+    QLabel* result_;
+    QCustomPlot* plot_;
+    TimelineBars* timeline_ = nullptr;
+};
+
+} // namespace rgx::ui
