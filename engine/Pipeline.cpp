@@ -175,6 +175,7 @@ GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<See
     GrowResult result = growRegionsReference(luma, image.width, image.height, seeds, params.grow);
     if (params.postfilter.enabled) {
         result.labelsBeforePostfilter = result.labels;
+        result.stampsBeforePostfilter = result.stamps;
         densityFilterReference(result.labels, result.stamps, image.width, image.height,
                                params.postfilter.window, params.postfilter.minimum);
         recountRegions(result, luma);
@@ -230,6 +231,7 @@ GrowResultPtr runDevicePipeline(ComputeDevice& device, const LumaImage& image,
     if (density) {
         checkCancel(control, "before the postfilter");
         result.labelsBeforePostfilter = result.labels;
+        result.stampsBeforePostfilter = result.stamps;
         density->run(result.labels, result.stamps, image.width, image.height, timings, control.cancel);
         stageMilliseconds += density->lastMilliseconds();
         recountRegions(result, luma);

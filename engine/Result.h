@@ -44,7 +44,8 @@ struct GrowResult {
 
     // Filled by the pipeline (empty for a bare region-growing call).
     std::vector<uint16_t> filteredLuma;      // prefilter output (empty: no prefilter)
-    std::vector<uint16_t> labelsBeforePostfilter;
+    std::vector<uint16_t> labelsBeforePostfilter;   // empty: no postfilter
+    std::vector<uint32_t> stampsBeforePostfilter;
 
     std::string device;            // device name, or "CPU reference"
     std::string variant;           // variant text, or "reference"

@@ -735,6 +735,8 @@ void MainWindow::closeImage()
     frameCache_.clear();
     filteredImage_ = QImage();
     playback_->setFilteredAvailable(false);
+    beforePostfilter_.reset();
+    playback_->setBeforePostfilterAvailable(false);
     undo_.clear();
     seeds_.replaceAll({});
     seedModel_->setResult(nullptr, {});
@@ -1051,6 +1053,14 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     frameCache_.clear();
     filteredImage_ = QImage();
     playback_->setFilteredAvailable(!result_->filteredLuma.empty());
+    beforePostfilter_.reset();
+    if (!result_->labelsBeforePostfilter.empty()) {
+        auto before = std::make_shared<GrowResult>(*result_);
+        before->labels = result_->labelsBeforePostfilter;
+        before->stamps = result_->stampsBeforePostfilter;
+        beforePostfilter_ = std::move(before);
+    }
+    playback_->setBeforePostfilterAvailable(beforePostfilter_ != nullptr);
     seedModel_->setResult(result_, outcome.request.seeds);
     timing_->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
     playback_->setFrameCount(result_->iterations);
@@ -1324,7 +1334,8 @@ void MainWindow::refreshPicture()
                                 .arg(playback_->outlines())
                                 .arg(playback_->frontier())
                                 .arg(frame >= playback_->lastFrame())
-                                + (playback_->showFiltered() ? QStringLiteral("/filtered") : QString());
+                                + (playback_->showFiltered() ? QStringLiteral("/filtered") : QString())
+                                + (playback_->showBeforePostfilter() ? QStringLiteral("/before") : QString());
         if (QPixmap* cached = frameCache_.object(key)) {
             picture = *cached;
         } else {
@@ -1339,7 +1350,9 @@ void MainWindow::refreshPicture()
                 style.outlines = playback_->outlines();
                 style.frontier = playback_->frontier();
                 style.frame = frame;
-                image = renderOverlay(baseImage(), *result_, style);
+                const GrowResult& shown =
+                    playback_->showBeforePostfilter() && beforePostfilter_ ? *beforePostfilter_ : *result_;
+                image = renderOverlay(baseImage(), shown, style);
             }
             picture = QPixmap::fromImage(image);
             frameCache_.insert(key, new QPixmap(picture), std::max<qsizetype>(1, qsizetype(picture.width()) * picture.height() * 4 / 1024));

@@ -187,6 +187,7 @@ private:
     QUndoStack undo_;
 
     GrowResultPtr result_;
+    GrowResultPtr beforePostfilter_; // result_ with the labels and stamps before the postfilter
     RunRequest resultRequest_;
     GrowResultPtr reference_;
     std::shared_ptr<const ResultDiff> diff_;

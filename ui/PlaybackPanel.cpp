@@ -86,10 +86,15 @@ PlaybackPanel::PlaybackPanel(QWidget* parent) : QWidget(parent)
     filtered_->setObjectName(QStringLiteral("filteredCheck"));
     filtered_->setToolTip(QStringLiteral("Show the prefilter's output (what the regions grew on) under the regions"));
     filtered_->setEnabled(false);
+    beforePostfilter_ = new QCheckBox(QStringLiteral("Before postfilter"), displayBox);
+    beforePostfilter_->setObjectName(QStringLiteral("beforePostfilterCheck"));
+    beforePostfilter_->setToolTip(QStringLiteral("Show the regions as they grew, before the density postfilter removed pixels"));
+    beforePostfilter_->setEnabled(false);
     auto* toggles = new QHBoxLayout;
     toggles->addWidget(outlines_);
     toggles->addWidget(frontier_);
     toggles->addWidget(filtered_);
+    toggles->addWidget(beforePostfilter_);
     toggles->addStretch(1);
     display->addLayout(toggles, 1, 0, 1, 3);
     corruption_ = new QToolButton(displayBox);
@@ -122,7 +127,7 @@ PlaybackPanel::PlaybackPanel(QWidget* parent) : QWidget(parent)
         opacityLabel_->setText(QStringLiteral("%1 %").arg(value));
         emit displayChanged();
     });
-    for (QCheckBox* box : {showOverlay_, outlines_, frontier_, filtered_})
+    for (QCheckBox* box : {showOverlay_, outlines_, frontier_, filtered_, beforePostfilter_})
         connect(box, &QCheckBox::toggled, this, &PlaybackPanel::displayChanged);
     clearFrames();
 }
@@ -240,6 +245,8 @@ void PlaybackPanel::setFrontier(bool on) { frontier_->setChecked(on); }
 bool PlaybackPanel::overlayShown() const { return showOverlay_->isChecked(); }
 bool PlaybackPanel::showFiltered() const { return filtered_->isEnabled() && filtered_->isChecked(); }
 void PlaybackPanel::setFilteredAvailable(bool available) { filtered_->setEnabled(available); }
+bool PlaybackPanel::showBeforePostfilter() const { return beforePostfilter_->isEnabled() && beforePostfilter_->isChecked(); }
+void PlaybackPanel::setBeforePostfilterAvailable(bool available) { beforePostfilter_->setEnabled(available); }
 
 void PlaybackPanel::setCorruptionAction(QAction* action)
 {

@@ -39,6 +39,9 @@ public:
     // Draw the regions over the prefilter's output instead of the image.
     bool showFiltered() const;
     void setFilteredAvailable(bool available);
+    // Draw the regions as they were before the postfilter removed pixels.
+    bool showBeforePostfilter() const;
+    void setBeforePostfilterAvailable(bool available);
 
     // The corruption-view toggle is the main window's action; the panel shows
     // it next to the label with the diff's numbers.
@@ -80,6 +83,7 @@ private:
     QCheckBox* outlines_;
     QCheckBox* frontier_;
     QCheckBox* filtered_;
+    QCheckBox* beforePostfilter_;
     QToolButton* corruption_;
     QLabel* diffLabel_;
 };
