@@ -2,6 +2,7 @@
 #include "BinarySearchLab.h"
 #include "Device.h"
 #include "Errors.h"
+#include "stages/StageSupport.h"
 #include "stages/TimingLog.h"
 
 #include <algorithm>
@@ -62,9 +63,7 @@ BinarySearchResult runBinarySearchLab(ComputeDevice& device, const std::vector<u
     if (values.size() * 4 > info.maxAllocationBytes || values.size() >= 0xFFFFFFFFull)
         throw InputError("an array of " + std::to_string(values.size()) + " values does not fit in one buffer of " + info.name);
 
-    size_t chunks = 1;
-    while (chunks * 2 <= std::min<size_t>(64, info.maxWorkGroupSize))
-        chunks *= 2;
+    const size_t chunks = stage::largestPowerOfTwoAtMost(std::min<size_t>(64, info.maxWorkGroupSize));
     const bool deviceEnqueue = driver == Driver::DeviceEnqueue;
     std::ostringstream options;
     options << info.openClCStandardOption(deviceEnqueue) << " -DRGX_CHUNKS=" << chunks
@@ -160,9 +159,7 @@ BinarySearchResult runBinarySearchLab(ComputeDevice& device, const std::vector<u
             result.positions[k] = ranges[2 * k];
         result.rounds = last;
     } catch (const cl::Error& error) {
-        throw OpenClError(std::string("the binary-search lab failed on ") + info.name + ": " +
-                              error.what() + " returned " + openClErrorName(error.err()),
-                          error.err());
+        stage::throwOpenClError("the binary-search lab", info.name, error);
     }
     result.hostMilliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hostStart).count();

@@ -3,6 +3,7 @@
 #include "RegionGrowing.h"
 #include "Device.h"
 #include "Errors.h"
+#include "StageSupport.h"
 #include "TimingLog.h"
 
 #include <algorithm>
@@ -19,18 +20,8 @@ constexpr uint32_t lastLaunchedSlot = 4;
 // Region statistics: three rotating slots of (count, sum low, sum high).
 constexpr uint32_t statsWords = 3;
 
-size_t largestPowerOfTwoAtMost(size_t value)
-{
-    size_t power = 1;
-    while (power * 2 <= value)
-        power *= 2;
-    return power;
-}
-
-size_t roundUp(size_t value, size_t multiple)
-{
-    return (value + multiple - 1) / multiple * multiple;
-}
+using stage::largestPowerOfTwoAtMost;
+using stage::roundUp;
 
 struct Geometry {
     size_t workGroup = 256;   // grow_queue
@@ -364,9 +355,7 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         result.hostMilliseconds =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hostStart).count();
     } catch (const cl::Error& error) {
-        throw OpenClError(std::string("region growing failed on ") + info.name + ": " + error.what() +
-                              " returned " + openClErrorName(error.err()),
-                          error.err());
+        stage::throwOpenClError("region growing", info.name, error);
     }
     return result;
 }
