@@ -93,19 +93,23 @@ PlaybackPanel::PlaybackPanel(QWidget* parent) : QWidget(parent)
     auto* toggles = new QHBoxLayout;
     toggles->addWidget(outlines_);
     toggles->addWidget(frontier_);
-    toggles->addWidget(filtered_);
-    toggles->addWidget(beforePostfilter_);
     toggles->addStretch(1);
     display->addLayout(toggles, 1, 0, 1, 3);
+    // The stage views get a row of their own so the dock stays narrow.
+    auto* stageViews = new QHBoxLayout;
+    stageViews->addWidget(filtered_);
+    stageViews->addWidget(beforePostfilter_);
+    stageViews->addStretch(1);
+    display->addLayout(stageViews, 2, 0, 1, 3);
     corruption_ = new QToolButton(displayBox);
     corruption_->setObjectName(QStringLiteral("corruptionButton"));
     corruption_->setToolButtonStyle(Qt::ToolButtonTextOnly);
     corruption_->setVisible(false);
-    display->addWidget(corruption_, 2, 0, 1, 3);
+    display->addWidget(corruption_, 3, 0, 1, 3);
     diffLabel_ = new QLabel(displayBox);
     diffLabel_->setObjectName(QStringLiteral("diffLabel"));
     diffLabel_->setWordWrap(true);
-    display->addWidget(diffLabel_, 3, 0, 1, 3);
+    display->addWidget(diffLabel_, 4, 0, 1, 3);
     layout->addWidget(displayBox);
     layout->addStretch(1);
 
