@@ -173,6 +173,8 @@ void printSummary(const GrowResult& result, const DeviceInfo& device, const Luma
                       << " B stored / " << kernel.spillLoads << " B loaded";
         std::cout << "\n";
     }
+    if (!result.note.empty())
+        std::cout << "note: " << result.note << "\n";
     const TimelineSummary timeline = summarizeTimeline(result.timings);
     std::cout << std::fixed << std::setprecision(3) << "time: " << result.hostMilliseconds
               << " ms on the host; device busy " << timeline.busyNs / 1e6 << " ms, idle gaps "

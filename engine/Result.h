@@ -52,6 +52,7 @@ struct GrowResult {
     std::vector<TimingRecord> timings;
     std::vector<KernelReport> kernels;
     double hostMilliseconds = 0;   // upload to result, measured on the host
+    std::string note;              // how the run deviated from its variant (e.g. a fallback), or empty
 };
 
 using GrowResultPtr = std::shared_ptr<const GrowResult>;

@@ -46,6 +46,13 @@ const Choice<Tile> tileChoices[] = {
      "the async tile copies without the barrier between them (wrong on purpose)"},
     {Tile::Direct, "direct", "plain global loads of the neighbours"},
 };
+const Choice<Fusion> fusionChoices[] = {
+    {Fusion::None, "none", "one iteration per kernel launch"},
+    {Fusion::GridBarrier, "grid-barrier",
+     "many iterations per launch: every work-group stays resident and they meet at a grid-wide "
+     "barrier of global atomics between iterations (host-batched queue only; a roll call at the "
+     "start checks that all work-groups run at once, else one iteration per launch)"},
+};
 
 template <typename Enum, size_t N>
 std::string nameOf(const Choice<Enum> (&choices)[N], Enum value)
@@ -82,7 +89,7 @@ Enum parseChoice(const Choice<Enum> (&choices)[N], const std::string& axis, cons
 bool GrowVariant::operator==(const GrowVariant& other) const
 {
     return driver == other.driver && frontier == other.frontier &&
-           collectives == other.collectives && tile == other.tile;
+           collectives == other.collectives && tile == other.tile && fusion == other.fusion;
 }
 
 std::string GrowVariant::text() const
@@ -91,6 +98,8 @@ std::string GrowVariant::text() const
                       ",collectives=" + collectivesName(collectives);
     if (frontier == Frontier::Sweep)
         out += ",tile=" + tileName(tile);
+    if (fusion != Fusion::None)
+        out += ",fusion=" + fusionName(fusion);
     return out;
 }
 
@@ -115,6 +124,8 @@ std::string GrowVariant::buildDefines() const
         defines << " -D\"RGX_BARRIER(flags)=\"";
     if (tile == Tile::AsyncNoBarrier)
         defines << " -D\"RGX_TILE_BARRIER(flags)=\"";
+    if (fusion == Fusion::GridBarrier)
+        defines << " -DRGX_FUSION=1";
     return defines.str();
 }
 
@@ -141,9 +152,11 @@ GrowVariant parseVariant(const std::string& text)
         else if (axis == "tile") {
             variant.tile = parseChoice(tileChoices, axis, value);
             tileGiven = true;
-        } else
+        } else if (axis == "fusion")
+            variant.fusion = parseChoice(fusionChoices, axis, value);
+        else
             throw InputError("unknown variant axis '" + axis +
-                             "' (expected driver, frontier, collectives or tile)");
+                             "' (expected driver, frontier, collectives, tile or fusion)");
     }
     if (variant.frontier == Frontier::Sweep && !tileGiven)
         variant.tile = Tile::Async;
@@ -153,6 +166,11 @@ GrowVariant parseVariant(const std::string& text)
     if (variant.frontier == Frontier::Queue && tileGiven && variant.tile != Tile::None)
         throw InputError("tile=" + tileName(variant.tile) +
                          " applies to frontier=sweep only (the queue frontier has no tile)");
+    if (variant.fusion == Fusion::GridBarrier &&
+        (variant.driver != Driver::HostBatched || variant.frontier != Frontier::Queue))
+        throw InputError("fusion=grid-barrier applies to driver=host-batched with frontier=queue only "
+                         "(host-sync reads back after every iteration; the device chain and the sweep "
+                         "launch one iteration at a time)");
     return variant;
 }
 
@@ -184,6 +202,9 @@ std::vector<GrowVariant> allVariants()
                     if (sweep == (tile.value == Tile::None))
                         continue;
                     variants.push_back({driver.value, frontier.value, collectives.value, tile.value});
+                    if (driver.value == Driver::HostBatched && !sweep)
+                        variants.push_back({driver.value, frontier.value, collectives.value, tile.value,
+                                            Fusion::GridBarrier});
                 }
     return variants;
 }
@@ -192,9 +213,11 @@ std::string driverName(Driver value) { return nameOf(driverChoices, value); }
 std::string frontierName(Frontier value) { return nameOf(frontierChoices, value); }
 std::string collectivesName(Collectives value) { return nameOf(collectivesChoices, value); }
 std::string tileName(Tile value) { return nameOf(tileChoices, value); }
+std::string fusionName(Fusion value) { return nameOf(fusionChoices, value); }
 std::string describe(Driver value) { return descriptionOf(driverChoices, value); }
 std::string describe(Frontier value) { return descriptionOf(frontierChoices, value); }
 std::string describe(Collectives value) { return descriptionOf(collectivesChoices, value); }
 std::string describe(Tile value) { return descriptionOf(tileChoices, value); }
+std::string describe(Fusion value) { return descriptionOf(fusionChoices, value); }
 
 } // namespace rgx

@@ -15,17 +15,23 @@ enum class Driver { HostSync, HostBatched, DeviceEnqueue };
 enum class Frontier { Queue, Sweep };
 enum class Collectives { Atomics, Local, LocalNoBarrier, Builtin, Subgroup };
 enum class Tile { None, Async, AsyncNoBarrier, Direct }; // None: queue frontier
+// How many iterations one launch runs: one (None), or as many as the host
+// allows with every work-group meeting at a grid-wide barrier in between
+// (GridBarrier: host-batched queue only).
+enum class Fusion { None, GridBarrier };
 
 struct GrowVariant {
     Driver driver = Driver::HostBatched;
     Frontier frontier = Frontier::Queue;
     Collectives collectives = Collectives::Atomics;
     Tile tile = Tile::None;
+    Fusion fusion = Fusion::None;
 
     bool operator==(const GrowVariant& other) const;
     bool operator!=(const GrowVariant& other) const { return !(*this == other); }
 
-    // "driver=host-batched,frontier=queue,collectives=atomics" (tile only for sweep).
+    // "driver=host-batched,frontier=queue,collectives=atomics" (tile only for
+    // sweep, fusion only where it is not none).
     std::string text() const;
     // Wrong on purpose: a barrier left out so that the damage can be seen.
     bool wrongOnPurpose() const;
@@ -33,7 +39,7 @@ struct GrowVariant {
     std::string buildDefines() const;
 };
 
-// Parses "driver=..,frontier=..,collectives=..,tile=.."; axes left out keep
+// Parses "driver=..,frontier=..,collectives=..,tile=..,fusion=.."; axes left out keep
 // their defaults; tile defaults to async for sweep. Throws InputError.
 GrowVariant parseVariant(const std::string& text);
 
@@ -47,11 +53,13 @@ std::string driverName(Driver value);
 std::string frontierName(Frontier value);
 std::string collectivesName(Collectives value);
 std::string tileName(Tile value);
+std::string fusionName(Fusion value);
 
 // One line on what a choice teaches, for lists and tooltips.
 std::string describe(Driver value);
 std::string describe(Frontier value);
 std::string describe(Collectives value);
 std::string describe(Tile value);
+std::string describe(Fusion value);
 
 } // namespace rgx

@@ -20,7 +20,22 @@
 //   RGX_TILE                0 direct global loads, 1 async_work_group_copy into local memory
 //   RGX_TILE_BARRIER(f)     barrier(f), or nothing for tile=async-nobarrier
 //   RGX_COLLECTIVES, RGX_BARRIER  see collectives.h
+//   RGX_FUSION              1: also build grow_levels, which runs many
+//                           iterations in one launch (fusion=grid-barrier)
 #include "collectives.h"
+
+#ifndef RGX_FUSION
+#define RGX_FUSION 0
+#endif
+// State that one work-group writes and another reads within the same launch
+// (only grow_levels does that: across its grid barrier) is read through
+// volatile pointers, so that no stale copy in a per-compute-unit cache is
+// used. Elsewhere a kernel boundary separates writer and reader.
+#if RGX_FUSION
+#define RGX_SHARED volatile
+#else
+#define RGX_SHARED
+#endif
 
 #define UNCLASSIFIED 0xFFFFFFFFu
 // A pixel some work-item is deciding on right now: still unclassified for
@@ -30,9 +45,15 @@
 // counters[0..2]: pixels accepted in the iterations i with i % 3 == slot
 // (the next frontier's size); counters[3]: set when a frontier write ran
 // past the buffer (only a broken variant can do that); counters[4]: the last
-// iteration a device-side chain launched.
+// iteration a device-side chain launched or grow_levels completed;
+// counters[5..6]: grow_levels' grid barrier (arrivals, verdict);
+// counters[7]: the last iteration known to have accepted a pixel (the run's
+// iteration count, unless the last iteration launched accepted some too).
 #define COUNTER_OVERFLOW 3
 #define COUNTER_LAST_LAUNCHED 4
+#define GRID_ARRIVALS 5
+#define GRID_VERDICT 6
+#define COUNTER_LAST_GROWN 7
 #define STATS_WORDS 3
 
 #define RGX_MODE_COMPETITIVE 0
@@ -52,10 +73,11 @@ __constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 
 // M_k = floor(sum_k * 256 / count_k) as it stood at the end of iteration
 // i-1: the totals up to i-2 plus the pixels accepted in i-1.
-inline ulong region_mean(uint k, __global const uint* totals_before, __global const uint* deltas_before)
+inline ulong region_mean(uint k, __global const RGX_SHARED uint* totals_before,
+                         __global const RGX_SHARED uint* deltas_before)
 {
-    __global const uint* total = totals_before + (k - 1) * STATS_WORDS;
-    __global const uint* delta = deltas_before + (k - 1) * STATS_WORDS;
+    __global const RGX_SHARED uint* total = totals_before + (k - 1) * STATS_WORDS;
+    __global const RGX_SHARED uint* delta = deltas_before + (k - 1) * STATS_WORDS;
     const uint count = max(total[0] + delta[0], 1u);
     const ulong sum = (((ulong)total[2] << 32) | total[1]) + (((ulong)delta[2] << 32) | delta[1]);
     return (sum << 8) / (ulong)count;
@@ -63,18 +85,21 @@ inline ulong region_mean(uint k, __global const uint* totals_before, __global co
 
 // Launch i's share of keeping the statistics (see the top of this file).
 inline void rotate_region_stats(const uint iteration, const uint region_total,
-                                __global uint* totals, __global uint* deltas,
-                                __global uint* counters)
+                                __global RGX_SHARED uint* totals, __global RGX_SHARED uint* deltas,
+                                volatile __global uint* counters)
 {
     const size_t id = get_global_id(1) * get_global_size(0) + get_global_id(0);
     const size_t items = get_global_size(0) * get_global_size(1);
     const uint words = region_total * STATS_WORDS;
-    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
-    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
-    __global uint* totals_now = totals + ((iteration + 2) % 3) * words;
-    __global uint* deltas_next = deltas + ((iteration + 1) % 3) * words;
-    if (id == 0)
+    __global const RGX_SHARED uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const RGX_SHARED uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    __global RGX_SHARED uint* totals_now = totals + ((iteration + 2) % 3) * words;
+    __global RGX_SHARED uint* deltas_next = deltas + ((iteration + 1) % 3) * words;
+    if (id == 0) {
         counters[(iteration + 1) % 3] = 0;
+        if (counters[(iteration + 2) % 3] != 0)
+            counters[COUNTER_LAST_GROWN] = iteration - 1;
+    }
     for (size_t k = id; k < region_total; k += items) {
         const size_t at = k * STATS_WORDS;
         const ulong sum = (((ulong)totals_before[at + 2] << 32) | totals_before[at + 1]) +
@@ -103,12 +128,17 @@ __kernel void place_seeds(__global const uint* seed_pixels, const uint region_to
 // The decision of SPEC.md step 4 for a pixel of luma `value` among the
 // eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
 inline uint decide(uint value, const uint* eligible, uint eligible_count,
-                   __global const uint* totals_before, __global const uint* deltas_before,
-                   __global const uint* seed_luma,
+                   __global const RGX_SHARED uint* totals_before,
+                   __global const RGX_SHARED uint* deltas_before, __global const uint* seed_luma,
                    uint region_total, ulong threshold, uint lower, uint upper,
                    uint mode, uint rule_all)
 {
     const uint candidates = rule_all ? region_total : eligible_count;
+    // Competitive with a single candidate: it wins whatever the means are.
+    if (mode == RGX_MODE_COMPETITIVE && candidates == 1) {
+        const uint k = rule_all ? 1 : eligible[0];
+        return k <= region_total ? k : 0;
+    }
     uint best = 0;
     ulong best_distance = 0;
     const ulong scaled = (ulong)value << 8;
@@ -199,15 +229,15 @@ inline uint reserve_slots(uint count, volatile __global uint* counter, __local u
 // stamps are read atomically because other work-items change them in this
 // launch (labels are read only where the stamp is <= i-1, i.e. settled).
 inline void grow_queue_step(const uint iteration, const int width, const int height,
-                __global const uint* frontier,
-                __global uint* next_frontier,
+                __global const RGX_SHARED uint* frontier,
+                __global RGX_SHARED uint* next_frontier,
                 __global const ushort* luma,
-                __global ushort* labels,
+                __global RGX_SHARED ushort* labels,
                 volatile __global uint* stamps,
                 __global const uint* seed_luma,
                 const uint region_total,
-                __global uint* totals,
-                __global uint* deltas,
+                __global RGX_SHARED uint* totals,
+                __global RGX_SHARED uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity,
@@ -216,10 +246,10 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
     const uint pixel_count = (uint)width * (uint)height;
     const uint frontier_size = min(counters[(iteration + 2) % 3], pixel_count);
     const uint words = region_total * STATS_WORDS;
-    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
-    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    __global const RGX_SHARED uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const RGX_SHARED uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
     volatile __global uint* deltas_now = deltas + (iteration % 3) * words;
-    rotate_region_stats(iteration, region_total, totals, deltas, (__global uint*)counters);
+    rotate_region_stats(iteration, region_total, totals, deltas, counters);
     const uint lid = get_local_id(0);
     const uint stride = get_num_groups(0) * RGX_WG_SIZE;
 
@@ -233,17 +263,29 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
         if (q < pixel_count) {
             const int qx = (int)(q % (uint)width);
             const int qy = (int)(q / (uint)width);
-            for (int d = 0; d < connectivity; ++d) {
+            // Claim every neighbour first: the claims do not depend on each
+            // other, so they can all be in flight at once.
+            uint neighbour[8];
+            uint claimed = 0; // bit d: this work-item decides neighbour d
+            for (int d = 0; d < 8; ++d) {
                 const int x = qx + neighbour_dx[d];
                 const int y = qy + neighbour_dy[d];
-                if (x < 0 || y < 0 || x >= width || y >= height)
+                const bool exists = d < connectivity && x >= 0 && y >= 0 && x < width && y < height;
+                neighbour[d] = exists ? (uint)y * (uint)width + (uint)x : 0;
+                if (exists && atomic_cmpxchg(&stamps[neighbour[d]], UNCLASSIFIED, CLAIMED) == UNCLASSIFIED)
+                    claimed |= 1u << d;
+            }
+            for (int d = 0; d < 8; ++d) {
+                if ((claimed & (1u << d)) == 0)
                     continue;
-                const uint p = (uint)y * (uint)width + (uint)x;
-                if (atomic_cmpxchg(&stamps[p], UNCLASSIFIED, CLAIMED) != UNCLASSIFIED)
-                    continue;
-                uint eligible[8];
-                uint eligible_count = 0;
-                for (int e = 0; e < connectivity && !rule_all; ++e) {
+                const uint p = neighbour[d];
+                const int x = qx + neighbour_dx[d];
+                const int y = qy + neighbour_dy[d];
+                // With one region, E(p) is that region (q is a settled
+                // neighbour), so the neighbours' stamps need not be read.
+                uint eligible[8] = {1};
+                uint eligible_count = region_total == 1 ? 1 : 0;
+                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e) {
                     const int nx = x + neighbour_dx[e];
                     const int ny = y + neighbour_dy[e];
                     if (nx < 0 || ny < 0 || nx >= width || ny >= height)
@@ -305,10 +347,10 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     // candidate, the launch only copies the state through.
     const bool growing = counters[(iteration + 2) % 3] != 0;
     const uint words = region_total * STATS_WORDS;
-    __global const uint* totals_before = totals + ((iteration + 1) % 3) * words;
-    __global const uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
+    __global const RGX_SHARED uint* totals_before = totals + ((iteration + 1) % 3) * words;
+    __global const RGX_SHARED uint* deltas_before = deltas + ((iteration + 2) % 3) * words;
     volatile __global uint* deltas_now = deltas + (iteration % 3) * words;
-    rotate_region_stats(iteration, region_total, totals, deltas, (__global uint*)counters);
+    rotate_region_stats(iteration, region_total, totals, deltas, counters);
 
     const int x = (int)get_global_id(0);
     const int y = (int)get_global_id(1);
@@ -457,6 +499,115 @@ void grow_sweep(const uint iteration, const int width, const int height,
                     seed_luma, region_total, totals, deltas, counters, threshold,
                     lower, upper, mode, rule_all, connectivity, scratch, tile);
 }
+
+#if RGX_FUSION
+// fusion=grid-barrier: grow_levels runs iterations first..last in one
+// launch. Between two iterations its work-groups meet at a grid-wide
+// barrier built from one global atomic counter: the only way for
+// work-groups of one launch to wait for each other. OpenCL promises no
+// such thing (a work-group may not start until another has finished), so
+// the launch begins with a roll call: when not every work-group arrives
+// within a bounded wait, the launch does nothing, says so in
+// counters[GRID_VERDICT], and the host goes on one iteration per launch.
+// The host zeroes counters[GRID_ARRIVALS] and [GRID_VERDICT] before each
+// launch; arrivals only grow, barrier n waiting for (n + 1) * groups.
+#define VERDICT_GO 1
+#define VERDICT_NOT_RESIDENT 2
+#define VERDICT_STALLED 3
+// Bounded waits: the roll call gives up after ROLL_CALL_SPINS reads (a
+// resident work-group arrives within microseconds); a later barrier
+// declares the launch stalled after BARRIER_SPINS.
+#define ROLL_CALL_SPINS (1u << 24)
+#define BARRIER_SPINS (1u << 26)
+
+// Every work-group's work-item 0 takes part; the verdict is the same for
+// all: whoever settles counters[GRID_VERDICT] first decides.
+inline bool grid_roll_call(volatile __global uint* counters, __local uint* verdict_out)
+{
+    if (get_local_id(0) == 0) {
+        uint verdict;
+        if (atomic_inc(&counters[GRID_ARRIVALS]) == get_num_groups(0) - 1) {
+            verdict = atomic_cmpxchg(&counters[GRID_VERDICT], 0u, VERDICT_GO);
+            verdict = verdict == 0 ? VERDICT_GO : verdict;
+        } else {
+            uint spins = 0;
+            while ((verdict = counters[GRID_VERDICT]) == 0 && ++spins < ROLL_CALL_SPINS) {
+            }
+            if (verdict == 0) {
+                verdict = atomic_cmpxchg(&counters[GRID_VERDICT], 0u, VERDICT_NOT_RESIDENT);
+                verdict = verdict == 0 ? VERDICT_NOT_RESIDENT : verdict;
+            }
+        }
+        *verdict_out = verdict;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *verdict_out == VERDICT_GO;
+}
+
+// All work-groups of the launch have finished what came before before any
+// goes on; false when the launch stalled (the caller returns).
+inline bool grid_barrier(volatile __global uint* counters, uint* target, __local uint* verdict_out)
+{
+    // The whole group's writes are done and fenced before its arrival counts.
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    *target += get_num_groups(0);
+    if (get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        atomic_inc(&counters[GRID_ARRIVALS]);
+        uint verdict = VERDICT_GO;
+        uint spins = 0;
+        while (counters[GRID_ARRIVALS] < *target) {
+            if ((++spins & 1023u) == 0 && (counters[GRID_VERDICT] != VERDICT_GO || spins >= BARRIER_SPINS)) {
+                atomic_cmpxchg(&counters[GRID_VERDICT], VERDICT_GO, VERDICT_STALLED);
+                verdict = VERDICT_STALLED;
+                break;
+            }
+        }
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *verdict_out = verdict;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    return *verdict_out == VERDICT_GO;
+}
+
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void grow_levels(const uint first_iteration, const uint last_iteration,
+                 const int width, const int height,
+                 __global uint* frontier_a,
+                 __global uint* frontier_b,
+                 __global const ushort* luma,
+                 __global ushort* labels,
+                 volatile __global uint* stamps,
+                 __global const uint* seed_luma,
+                 const uint region_total,
+                 __global uint* totals,
+                 __global uint* deltas,
+                 volatile __global uint* counters,
+                 const ulong threshold, const uint lower, const uint upper,
+                 const uint mode, const uint rule_all, const int connectivity)
+{
+    __local uint scratch[RGX_SCRATCH_SIZE];
+    __local uint verdict;
+    if (!grid_roll_call(counters, &verdict))
+        return;
+    uint target = get_num_groups(0);
+    for (uint iteration = first_iteration; iteration <= last_iteration; ++iteration) {
+        // Every group reads the same count: it was complete at the last
+        // barrier, and this iteration writes other slots.
+        if (counters[(iteration + 2) % 3] == 0)
+            break;
+        const bool odd = (iteration & 1) != 0;
+        grow_queue_step(iteration, width, height, odd ? frontier_a : frontier_b,
+                        odd ? frontier_b : frontier_a, luma, labels, stamps, seed_luma,
+                        region_total, totals, deltas, counters, threshold, lower, upper, mode,
+                        rule_all, connectivity, scratch);
+        if (!grid_barrier(counters, &target, &verdict))
+            return;
+        if (get_global_id(0) == 0)
+            counters[COUNTER_LAST_LAUNCHED] = iteration;
+    }
+}
+#endif
 
 #if RGX_DEVICE_ENQUEUE
 // Driver device-enqueue (OpenCL 2.0): the host launches grow_chain once; each

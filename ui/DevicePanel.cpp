@@ -40,6 +40,12 @@ std::vector<Value> axisValues(Get get)
     return values;
 }
 
+// Several iterations per launch exist for the host-batched queue only.
+bool fusionApplies(const GrowVariant& variant)
+{
+    return variant.driver == Driver::HostBatched && variant.frontier == Frontier::Queue;
+}
+
 void setItemEnabled(QComboBox* combo, int row, bool enabled, const QString& toolTip)
 {
     auto* model = qobject_cast<QStandardItemModel*>(combo->model());
@@ -100,6 +106,8 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
                                   QStringLiteral("How queue offsets and region sums are combined"));
     tileCombo_ = makeCombo("tileCombo", QStringLiteral("Tile"),
                            QStringLiteral("How the sweep frontier loads its tile (sweep only)"));
+    fusionCombo_ = makeCombo("fusionCombo", QStringLiteral("Fusion"),
+                             QStringLiteral("Iterations per kernel launch (host-batched queue only)"));
     variantText_ = new QLabel(variantBox);
     variantText_->setObjectName(QStringLiteral("variantText"));
     variantText_->setWordWrap(true);
@@ -135,7 +143,7 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
 
     fillCombos();
     connect(deviceList_, &QTreeWidget::currentItemChanged, this, &DevicePanel::onDeviceSelectionChanged);
-    for (QComboBox* combo : {driverCombo_, frontierCombo_, collectivesCombo_, tileCombo_})
+    for (QComboBox* combo : {driverCombo_, frontierCombo_, collectivesCombo_, tileCombo_, fusionCombo_})
         connect(combo, qOverload<int>(&QComboBox::currentIndexChanged), this, &DevicePanel::onComboChanged);
     refreshAvailability();
 }
@@ -182,6 +190,8 @@ void DevicePanel::fillCombos()
         probe.tile = value;
         tileCombo_->addItem(label(tileName(value), probe), int(value));
     }
+    for (Fusion value : axisValues<Fusion>([](const GrowVariant& v) { return v.fusion; }))
+        fusionCombo_->addItem(text(fusionName(value)), int(value));
     updating_ = false;
     setVariant(GrowVariant{});
 }
@@ -271,6 +281,7 @@ GrowVariant DevicePanel::variant() const
     variant.frontier = Frontier(frontierCombo_->currentData().toInt());
     variant.collectives = Collectives(collectivesCombo_->currentData().toInt());
     variant.tile = variant.frontier == Frontier::Sweep ? Tile(tileCombo_->currentData().toInt()) : Tile::None;
+    variant.fusion = fusionApplies(variant) ? Fusion(fusionCombo_->currentData().toInt()) : Fusion::None;
     return variant;
 }
 
@@ -287,6 +298,7 @@ void DevicePanel::setVariant(const GrowVariant& variant)
     select(collectivesCombo_, int(variant.collectives));
     if (variant.tile != Tile::None)
         select(tileCombo_, int(variant.tile));
+    select(fusionCombo_, int(variant.fusion));
     updating_ = false;
     refreshAvailability();
     emit variantChanged();
@@ -326,6 +338,11 @@ void DevicePanel::refreshAvailability()
 {
     const DeviceInfo* device = currentDevice();
     const GrowVariant current = variant();
+    fusionCombo_->setEnabled(fusionApplies(current));
+    fusionCombo_->setToolTip(fusionApplies(current)
+                                 ? QStringLiteral("Iterations per kernel launch")
+                                 : QStringLiteral("Several iterations per launch need driver host-batched and frontier "
+                                                  "queue; other variants run one iteration per launch."));
     tileCombo_->setEnabled(current.frontier == Frontier::Sweep);
     tileCombo_->setToolTip(current.frontier == Frontier::Sweep
                                ? QStringLiteral("How the sweep frontier loads its tile")
@@ -385,6 +402,17 @@ void DevicePanel::refreshAvailability()
     markAxis(collectivesCombo_, QStringLiteral("collectives"), [](const GrowVariant& v) { return v.collectives; },
              [](GrowVariant v, Collectives value) { v.collectives = value; return v; },
              [](Collectives value) { return describe(value); });
+    markAxis(fusionCombo_, QStringLiteral("fusion"), [](const GrowVariant& v) { return v.fusion; },
+             [](GrowVariant v, Fusion value) {
+                 v.fusion = value;
+                 if (value != Fusion::None) {
+                     v.driver = Driver::HostBatched;
+                     v.frontier = Frontier::Queue;
+                     v.tile = Tile::None;
+                 }
+                 return v;
+             },
+             [](Fusion value) { return describe(value); });
     markAxis(tileCombo_, QStringLiteral("tile"), [](const GrowVariant& v) { return v.tile; },
              [](GrowVariant v, Tile value) { v.frontier = Frontier::Sweep; v.tile = value; return v; },
              [](Tile value) { return describe(value); });

@@ -63,6 +63,7 @@ private:
     QComboBox* frontierCombo_;
     QComboBox* collectivesCombo_;
     QComboBox* tileCombo_;
+    QComboBox* fusionCombo_;
     QLabel* variantText_;
     QLabel* variantReason_;
     QLabel* unavailableList_;

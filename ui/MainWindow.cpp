@@ -984,6 +984,8 @@ QString MainWindow::runLabel(const RunRequest& request) const
                       + QLatin1Char('/') + text(collectivesName(request.variant.collectives));
     if (request.variant.frontier == Frontier::Sweep)
         variant += QLatin1Char('/') + text(tileName(request.variant.tile));
+    if (request.variant.fusion != Fusion::None)
+        variant += QLatin1Char('/') + text(fusionName(request.variant.fusion));
     if (request.variant.wrongOnPurpose())
         variant += QStringLiteral(" (wrong on purpose)");
     QString device = text(request.deviceId);
@@ -1077,6 +1079,8 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
                              .arg(formatDuration(double(summary.busyNs)), formatDuration(double(summary.spanNs)),
                                   formatDuration(result_->hostMilliseconds * 1e6));
     log_->info(line);
+    if (!result_->note.empty())
+        log_->warning(QStringLiteral("Run #%1: %2").arg(outcome.request.id).arg(text(result_->note)));
     runStatus_->setText(QStringLiteral("Run #%1: %2 iterations, %3").arg(outcome.request.id).arg(result_->iterations)
                             .arg(formatDuration(result_->hostMilliseconds * 1e6)));
     for (const KernelReport& kernel : result_->kernels)

@@ -8,15 +8,31 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <tuple>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 #include <sstream>
 
 namespace rgx {
 namespace {
 
 constexpr const char* programFile = "region_growing.cl";
-// accepted in iterations i % 3 == 0, 1, 2; overflow; last launched by the device.
-constexpr uint32_t counterSlots = 5;
+// accepted in iterations i % 3 == 0, 1, 2; overflow; last launched by the
+// device; grid barrier arrivals and verdict (fusion=grid-barrier); the last
+// iteration known to have grown.
+constexpr uint32_t counterSlots = 8;
 constexpr uint32_t lastLaunchedSlot = 4;
+constexpr uint32_t lastGrownSlot = 7;
+constexpr uint32_t gridArrivalsSlot = 5;
+constexpr uint32_t gridVerdictSlot = 6;
+enum GridVerdict : uint32_t { verdictGo = 1, verdictNotResident = 2, verdictStalled = 3 };
+// Iterations one grow_levels launch may run: it starts small so that short
+// runs end early, and stays short enough to cancel within milliseconds.
+constexpr uint32_t firstFusedBatch = 32;
+constexpr uint32_t largestFusedBatch = 1024;
 // Region statistics: three rotating slots of (count, sum low, sum high).
 constexpr uint32_t statsWords = 3;
 
@@ -70,6 +86,33 @@ private:
     const RunControl& control_;
     std::chrono::steady_clock::time_point start_;
 };
+
+// Work-groups for grow_levels: few enough that all can be resident at once
+// (the roll call checks it), enough to keep every compute unit busy.
+size_t gridBarrierGroups(const DeviceInfo& info)
+{
+    return std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 2 : 1));
+}
+
+// A zeroed vector for a result map. Fresh memory costs a page fault per
+// 4 KiB page on first touch (tens of milliseconds for 4096 x 4096 maps);
+// on Linux the memory is offered for transparent huge pages first, so that
+// touching it faults once per 2 MiB where the system allows.
+template <typename T>
+std::vector<T> zeroedMap(size_t count)
+{
+    std::vector<T> map;
+    map.reserve(count);
+#ifdef __linux__
+    constexpr uintptr_t hugePage = 2u << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(map.data()) + hugePage - 1) & ~(hugePage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(map.data() + count)) & ~(hugePage - 1);
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is harmless
+#endif
+    map.resize(count);
+    return map;
+}
 
 } // namespace
 
@@ -152,6 +195,12 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
     }
     std::vector<uint32_t> counters(counterSlots, 0);
     counters[0] = uint32_t(regionTotal);
+
+    // The result's maps are allocated (and their pages touched) on another
+    // thread while this one drives the device: at 4096 x 4096 that is 96 MB
+    // and tens of milliseconds the device would otherwise sit idle for.
+    auto labelMap = std::async(std::launch::async, [pixelCount] { return zeroedMap<uint16_t>(pixelCount); });
+    auto stampMap = std::async(std::launch::async, [pixelCount] { return zeroedMap<uint32_t>(pixelCount); });
 
     GrowResult result;
     result.width = width;
@@ -307,6 +356,51 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             if (control.progress)
                 control.progress(last, counters[last % 3]);
         }
+        if (variant.fusion == Fusion::GridBarrier) {
+            cl::Kernel levels(built->program, "grow_levels");
+            levels.setArg(2, cl_int(width));
+            levels.setArg(3, cl_int(height));
+            levels.setArg(4, frontierBuffers[0]);
+            levels.setArg(5, frontierBuffers[1]);
+            levels.setArg(6, lumaBuffer);
+            levels.setArg(7, labelBuffers[0]);
+            levels.setArg(8, stampBuffers[0]);
+            setDecisionArguments(levels, 9);
+            const size_t residentGroups = gridBarrierGroups(info);
+            uint32_t levelBatch = firstFusedBatch;
+            while (!finished && last < cap) {
+                deadline.check(last);
+                const uint32_t first = last + 1;
+                const uint32_t upTo = std::min(cap, last + levelBatch);
+                queue.enqueueFillBuffer(counterBuffer, cl_uint(0), gridArrivalsSlot * 4, 2 * 4, nullptr,
+                                        timings.track("grow", "fill:grid_barrier", int(first)));
+                levels.setArg(0, cl_uint(first));
+                levels.setArg(1, cl_uint(upTo));
+                queue.enqueueNDRangeKernel(levels, cl::NullRange, cl::NDRange(residentGroups * geometry.workGroup),
+                                           cl::NDRange(geometry.workGroup), nullptr,
+                                           timings.track("grow", "grow_levels", int(first)));
+                const size_t levelsRecord = timings.size() - 1;
+                readCounters(upTo);
+                if (counters[gridVerdictSlot] == verdictNotResident) {
+                    // Nothing ran: go on one iteration per launch.
+                    result.note = "fusion=grid-barrier: not all " + std::to_string(residentGroups) +
+                                  " work-groups ran at once on " + info.name +
+                                  ", so the run went on with one iteration per launch";
+                    break;
+                }
+                if (counters[gridVerdictSlot] != verdictGo)
+                    throw OpenClError("region growing on " + info.name + ": the work-groups of grow_levels "
+                                      "stopped meeting at the grid barrier after iteration " +
+                                      std::to_string(counters[lastLaunchedSlot]));
+                last = counters[lastLaunchedSlot];
+                timings.note(levelsRecord, "iterations " + std::to_string(first) + " to " + std::to_string(last) +
+                                               " in one launch, a grid barrier between them");
+                finished = counters[last % 3] == 0;
+                levelBatch = std::min(levelBatch * 2, largestFusedBatch);
+                if (control.progress)
+                    control.progress(last, counters[last % 3]);
+            }
+        }
         while (!finished && last < cap) {
             deadline.check(last);
             const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);
@@ -326,8 +420,8 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         // buffers written by the last iteration enqueued (the ones after the
         // last growth only copied it or did nothing).
         const int finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
-        result.labels.resize(pixelCount);
-        result.stamps.resize(pixelCount);
+        result.labels = labelMap.get();
+        result.stamps = stampMap.get();
 
         queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, 0, pixelCount * 2, result.labels.data(),
                                 nullptr, timings.track("download", "read:labels"));
@@ -349,9 +443,10 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
             result.regions[k] = {uint64_t(total[0]) + delta[0],
                                  ((uint64_t(total[2]) << 32) | total[1]) + ((uint64_t(delta[2]) << 32) | delta[1])};
         }
-        for (uint32_t stamp : result.stamps)
-            if (stamp != unclassifiedStamp)
-                result.iterations = std::max(result.iterations, stamp);
+        // The largest stamp: the last iteration that accepted a pixel. Every
+        // launch notes whether the one before it grew; the last one itself
+        // is known from its count.
+        result.iterations = last == 0 ? 0 : counters[last % 3] != 0 ? last : counters[lastGrownSlot];
         result.hostMilliseconds =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hostStart).count();
     } catch (const cl::Error& error) {

@@ -8,8 +8,14 @@ namespace rgx {
 cl::Event* TimingLog::track(const std::string& stage, const std::string& kernel, int iteration,
                             bool withChildren)
 {
-    entries_.push_back({stage, kernel, iteration, withChildren, cl::Event()});
+    entries_.push_back({stage, kernel, iteration, withChildren, cl::Event(), {}});
     return &entries_.back().event;
+}
+
+void TimingLog::note(size_t index, const std::string& note)
+{
+    if (index < entries_.size())
+        entries_[index].note = note;
 }
 
 std::vector<TimingRecord> TimingLog::records() const
@@ -21,6 +27,7 @@ std::vector<TimingRecord> TimingLog::records() const
         record.stage = entry.stage;
         record.kernel = entry.kernel;
         record.iteration = entry.iteration;
+        record.note = entry.note;
         try {
             record.queued = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
             record.submit = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>();

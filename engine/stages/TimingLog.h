@@ -17,6 +17,10 @@ public:
     // when they all completed (CL_PROFILING_COMMAND_COMPLETE).
     cl::Event* track(const std::string& stage, const std::string& kernel, int iteration = -1,
                      bool withChildren = false);
+    // How many commands are tracked; a note for the one tracked as number
+    // `index` (e.g. which iterations a launch ran, known only afterwards).
+    size_t size() const { return entries_.size(); }
+    void note(size_t index, const std::string& note);
     // Reads the profiling counters of every tracked event (call after finish()).
     std::vector<TimingRecord> records() const;
 
@@ -27,6 +31,7 @@ private:
         int iteration;
         bool withChildren;
         cl::Event event;
+        std::string note;
     };
     std::deque<Entry> entries_; // deque: tracked events never move
 };

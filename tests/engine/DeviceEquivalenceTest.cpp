@@ -143,6 +143,22 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
         EXPECT_EQ(chains, 1);
         return;
     }
+    if (GetParam().variant.fusion == Fusion::GridBarrier && result->note.empty()) {
+        // One record per launch of many iterations; its note says which,
+        // and together they cover the run without gaps.
+        uint32_t next = 1;
+        for (const TimingRecord& record : result->timings) {
+            if (record.kernel != "grow_levels")
+                continue;
+            EXPECT_EQ(record.iteration, int(next));
+            EXPECT_LT(record.start, record.end);
+            const std::string prefix = "iterations " + std::to_string(next) + " to ";
+            ASSERT_EQ(record.note.rfind(prefix, 0), 0u) << record.note;
+            next = uint32_t(std::stoul(record.note.substr(prefix.size()))) + 1;
+        }
+        EXPECT_GE(next, result->iterations + 1);
+        return;
+    }
     for (const TimingRecord& record : result->timings) {
         EXPECT_TRUE(record.measured) << record.kernel;
         EXPECT_LE(record.queued, record.submit) << record.kernel;
@@ -153,6 +169,39 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
         }
     }
     EXPECT_GE(growLaunches, int(result->iterations));
+}
+
+// fusion=grid-barrier really runs many iterations per launch where the
+// work-groups are resident together: Intel's CPU runtime (set up on every CI
+// machine) runs them on its thread pool at once. Elsewhere the roll call
+// may fall back, which the equivalence tests above cover.
+TEST(GridBarrier, RunsManyIterationsPerLaunchOnIntelsCpuRuntime)
+{
+    bool found = false;
+    for (const DeviceInfo& info : listDevices()) {
+        if (info.platformName.find("Intel") == std::string::npos)
+            continue;
+        found = true;
+        ComputeDevice device(info);
+        const LumaImage image = test::randomImage(200, 150, test::PixelKind::Grey8, 11);
+        PipelineParams params;
+        const std::vector<Seed> seeds = {{100, 75}, {3, 3}};
+        const GrowResultPtr result = runDevicePipeline(device, image, seeds, params,
+                                                       parseVariant("collectives=local,fusion=grid-barrier"));
+        EXPECT_EQ(result->note, "");
+        const GrowResult expected = growRegionsReference(image.luma, image.width, image.height, seeds, params.grow);
+        EXPECT_EQ(compareResults(expected, *result).differingPixels, 0u);
+        int launches = 0;
+        for (const TimingRecord& record : result->timings) {
+            EXPECT_NE(record.kernel, "grow_queue");
+            launches += record.kernel == "grow_levels" ? 1 : 0;
+        }
+        // Batches of 32, 64, 128, ... iterations.
+        EXPECT_GE(result->iterations, 150u);
+        EXPECT_LE(launches, 4);
+    }
+    if (!found)
+        GTEST_SKIP() << "Intel's CPU runtime is not registered (scripts/setup.sh installs it)";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, DeviceEquivalence, testing::ValuesIn(correctVariantsOnEveryDevice()),

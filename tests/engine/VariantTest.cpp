@@ -33,6 +33,27 @@ TEST(Variant, UnknownAxisOrChoiceIsAnInputError)
     EXPECT_THROW(parseVariant("driver"), InputError);
 }
 
+TEST(Variant, FusionAppliesToTheHostBatchedQueueOnly)
+{
+    const GrowVariant fused = parseVariant("collectives=local,fusion=grid-barrier");
+    EXPECT_EQ(fused.fusion, Fusion::GridBarrier);
+    EXPECT_EQ(fused.text(), "driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier");
+    EXPECT_NE(fused.buildDefines().find("-DRGX_FUSION=1"), std::string::npos);
+    EXPECT_EQ(parseVariant("fusion=none"), parseVariant(""));
+    EXPECT_THROW(parseVariant("driver=host-sync,fusion=grid-barrier"), InputError);
+    EXPECT_THROW(parseVariant("driver=device-enqueue,fusion=grid-barrier"), InputError);
+    EXPECT_THROW(parseVariant("frontier=sweep,fusion=grid-barrier"), InputError);
+    EXPECT_THROW(parseVariant("fusion=warp"), InputError);
+    int fusedVariants = 0;
+    for (const GrowVariant& variant : allVariants())
+        if (variant.fusion != Fusion::None) {
+            ++fusedVariants;
+            EXPECT_EQ(variant.driver, Driver::HostBatched);
+            EXPECT_EQ(variant.frontier, Frontier::Queue);
+        }
+    EXPECT_EQ(fusedVariants, 5); // one per collectives choice
+}
+
 TEST(Variant, WrongOnPurposeAreExactlyTheNoBarrierChoices)
 {
     for (const GrowVariant& variant : allVariants())

@@ -233,6 +233,7 @@ void ExplorerTest::chooseVariant(const GrowVariant& variant)
     choose("collectivesCombo", int(variant.collectives));
     if (variant.frontier == Frontier::Sweep)
         choose("tileCombo", int(variant.tile));
+    choose("fusionCombo", int(variant.fusion));
     QCOMPARE(window_->devicePanel()->variant(), variant);
 }
 
@@ -428,6 +429,18 @@ void ExplorerTest::variantPanelDisablesWhatTheDeviceCannotRun()
     chooseVariant(queue);
     QVERIFY(!child<QComboBox>(window_.get(), "tileCombo")->isEnabled());
     QCOMPARE(window_->devicePanel()->variant().tile, Tile::None);
+    // Fusion applies to the host-batched queue only, and shows in the variant text.
+    auto* fusion = child<QComboBox>(window_.get(), "fusionCombo");
+    QVERIFY(fusion->isEnabled());
+    GrowVariant fused;
+    fused.fusion = Fusion::GridBarrier;
+    chooseVariant(fused);
+    QVERIFY(child<QLabel>(window_.get(), "variantText")->text().contains(QStringLiteral("fusion=grid-barrier")));
+    GrowVariant synced;
+    synced.driver = Driver::HostSync;
+    chooseVariant(synced);
+    QVERIFY(!fusion->isEnabled());
+    QCOMPARE(window_->devicePanel()->variant().fusion, Fusion::None);
 }
 
 void ExplorerTest::exportedMaskEqualsReferenceAndCli()
