@@ -358,6 +358,8 @@ std::string variantLabel(const GrowVariant& variant)
                         collectivesName(variant.collectives);
     if (variant.frontier == Frontier::Sweep)
         label += "/" + tileName(variant.tile);
+    if (variant.fusion != Fusion::None)
+        label += "/" + fusionName(variant.fusion);
     if (variant.wrongOnPurpose())
         label += " (wrong)";
     return label;

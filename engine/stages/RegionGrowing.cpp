@@ -88,10 +88,14 @@ private:
 };
 
 // Work-groups for grow_levels: few enough that all can be resident at once
-// (the roll call checks it), enough to keep every compute unit busy.
+// (the roll call checks it), enough to keep every compute unit busy; two
+// per compute unit on a GPU to hide latency. One compute unit (Oclgrind)
+// gets one work-group: its race detector then sees the work-group's side of
+// the kernel, the only side the OpenCL 1.2 memory model speaks about.
 size_t gridBarrierGroups(const DeviceInfo& info)
 {
-    return std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 2 : 1));
+    const size_t units = std::max<size_t>(1, info.computeUnits);
+    return units == 1 ? 1 : units * (info.type == "GPU" ? 2 : 1);
 }
 
 // A zeroed vector for a result map. Fresh memory costs a page fault per

@@ -33,6 +33,11 @@ for driver in host-sync host-batched; do
     check clean "driver=$driver,frontier=queue,collectives=local"
     check race  "driver=$driver,frontier=queue,collectives=local-nobarrier"
 done
+# Many iterations per launch: Oclgrind (one compute unit) runs one
+# work-group, whose side of grow_levels it can check.
+check clean "driver=host-batched,frontier=queue,collectives=atomics,fusion=grid-barrier"
+check clean "driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier"
+check race  "driver=host-batched,frontier=queue,collectives=local-nobarrier,fusion=grid-barrier"
 check clean "driver=host-batched,frontier=sweep,collectives=atomics,tile=async"
 check clean "driver=host-batched,frontier=sweep,collectives=local,tile=direct"
 check race  "driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier"
