@@ -12,6 +12,7 @@ struct TimingRecord {
     std::string stage;      // "upload", "prefilter", "grow", "postfilter", "download"
     std::string kernel;     // kernel name, or "write:<buffer>" / "read:<buffer>" for transfers
     int iteration = -1;     // region-growing iteration, -1 outside the loop
+    int lastIteration = -1; // a launch of several iterations: the last (iteration is the first)
     uint64_t queued = 0;    // CL_PROFILING_COMMAND_QUEUED, ns
     uint64_t submit = 0;    // CL_PROFILING_COMMAND_SUBMIT, ns
     uint64_t start = 0;     // CL_PROFILING_COMMAND_START, ns

@@ -353,8 +353,13 @@ void TimingPanel::buildPerIteration(const std::vector<RunEntry>& runs)
                 perRun[r].push_back({kernel, {}});
                 found = perRun[r].end() - 1;
             }
-            found->nanoseconds[record.iteration] += double(record.duration());
-            totals[record.iteration] += double(record.duration());
+            // A launch of several iterations is shown as its average over them.
+            const int last = std::max(record.iteration, record.lastIteration);
+            const double share = double(record.duration()) / double(last - record.iteration + 1);
+            for (int iteration = record.iteration; iteration <= last; ++iteration) {
+                found->nanoseconds[iteration] += share;
+                totals[iteration] += share;
+            }
         }
         for (const auto& [iteration, total] : totals) {
             largest = std::max(largest, total);

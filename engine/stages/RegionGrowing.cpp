@@ -397,8 +397,9 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
                                       "stopped meeting at the grid barrier after iteration " +
                                       std::to_string(counters[lastLaunchedSlot]));
                 last = counters[lastLaunchedSlot];
-                timings.note(levelsRecord, "iterations " + std::to_string(first) + " to " + std::to_string(last) +
-                                               " in one launch, a grid barrier between them");
+                timings.coverIterations(levelsRecord, int(last),
+                                        "iterations " + std::to_string(first) + " to " + std::to_string(last) +
+                                            " in one launch, a grid barrier between them");
                 finished = counters[last % 3] == 0;
                 levelBatch = std::min(levelBatch * 2, largestFusedBatch);
                 if (control.progress)

@@ -8,14 +8,16 @@ namespace rgx {
 cl::Event* TimingLog::track(const std::string& stage, const std::string& kernel, int iteration,
                             bool withChildren)
 {
-    entries_.push_back({stage, kernel, iteration, withChildren, cl::Event(), {}});
+    entries_.push_back({stage, kernel, iteration, withChildren, cl::Event(), -1, {}});
     return &entries_.back().event;
 }
 
-void TimingLog::note(size_t index, const std::string& note)
+void TimingLog::coverIterations(size_t index, int lastIteration, const std::string& note)
 {
-    if (index < entries_.size())
+    if (index < entries_.size()) {
+        entries_[index].lastIteration = lastIteration;
         entries_[index].note = note;
+    }
 }
 
 std::vector<TimingRecord> TimingLog::records() const
@@ -27,6 +29,7 @@ std::vector<TimingRecord> TimingLog::records() const
         record.stage = entry.stage;
         record.kernel = entry.kernel;
         record.iteration = entry.iteration;
+        record.lastIteration = entry.lastIteration;
         record.note = entry.note;
         try {
             record.queued = entry.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();

@@ -17,10 +17,11 @@ public:
     // when they all completed (CL_PROFILING_COMMAND_COMPLETE).
     cl::Event* track(const std::string& stage, const std::string& kernel, int iteration = -1,
                      bool withChildren = false);
-    // How many commands are tracked; a note for the one tracked as number
-    // `index` (e.g. which iterations a launch ran, known only afterwards).
+    // How many commands are tracked; for the one tracked as number `index`,
+    // a launch of several iterations, the last of them (known only
+    // afterwards) and a note.
     size_t size() const { return entries_.size(); }
-    void note(size_t index, const std::string& note);
+    void coverIterations(size_t index, int lastIteration, const std::string& note);
     // Reads the profiling counters of every tracked event (call after finish()).
     std::vector<TimingRecord> records() const;
 
@@ -31,6 +32,7 @@ private:
         int iteration;
         bool withChildren;
         cl::Event event;
+        int lastIteration;
         std::string note;
     };
     std::deque<Entry> entries_; // deque: tracked events never move
