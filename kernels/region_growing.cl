@@ -48,12 +48,16 @@
 // iteration a device-side chain launched or grow_levels completed;
 // counters[5..6]: grow_levels' grid barrier (arrivals, verdict);
 // counters[7]: the last iteration known to have accepted a pixel (the run's
-// iteration count, unless the last iteration launched accepted some too).
+// iteration count, unless the last iteration launched accepted some too);
+// counters[8..9]: the first and last image row holding a classified pixel,
+// found by classified_rows after the run.
 #define COUNTER_OVERFLOW 3
 #define COUNTER_LAST_LAUNCHED 4
 #define GRID_ARRIVALS 5
 #define GRID_VERDICT 6
 #define COUNTER_LAST_GROWN 7
+#define COUNTER_FIRST_ROW 8
+#define COUNTER_LAST_ROW 9
 #define STATS_WORDS 3
 
 #define RGX_MODE_COMPETITIVE 0
@@ -122,6 +126,40 @@ __kernel void place_seeds(__global const uint* seed_pixels, const uint region_to
     if (k < region_total) {
         labels[seed_pixels[k]] = (ushort)(k + 1);
         stamps[seed_pixels[k]] = 0;
+    }
+}
+
+// After the run: the rows that hold classified pixels, so that the host
+// reads back only those (a small region in a large image is a small
+// download). The host set counters[COUNTER_FIRST_ROW] to 0xFFFFFFFF and
+// counters[COUNTER_LAST_ROW] to 0 before.
+__kernel void classified_rows(__global const uint* stamps, const uint pixel_count, const uint width,
+                              volatile __global uint* counters)
+{
+    __local uint group_first;
+    __local uint group_last;
+    if (get_local_id(0) == 0) {
+        group_first = UNCLASSIFIED;
+        group_last = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint first = UNCLASSIFIED;
+    uint last = 0;
+    for (uint p = get_global_id(0); p < pixel_count; p += get_global_size(0)) {
+        if (stamps[p] != UNCLASSIFIED) {
+            const uint row = p / width;
+            first = min(first, row);
+            last = max(last, row);
+        }
+    }
+    if (first != UNCLASSIFIED) {
+        atomic_min(&group_first, first);
+        atomic_max(&group_last, last);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && group_first != UNCLASSIFIED) {
+        atomic_min(&counters[COUNTER_FIRST_ROW], group_first);
+        atomic_max(&counters[COUNTER_LAST_ROW], group_last);
     }
 }
 

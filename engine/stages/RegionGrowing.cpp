@@ -22,10 +22,13 @@ namespace {
 constexpr const char* programFile = "region_growing.cl";
 // accepted in iterations i % 3 == 0, 1, 2; overflow; last launched by the
 // device; grid barrier arrivals and verdict (fusion=grid-barrier); the last
-// iteration known to have grown.
-constexpr uint32_t counterSlots = 8;
+// iteration known to have grown; the first and last row with a classified
+// pixel (classified_rows).
+constexpr uint32_t counterSlots = 10;
 constexpr uint32_t lastLaunchedSlot = 4;
 constexpr uint32_t lastGrownSlot = 7;
+constexpr uint32_t firstRowSlot = 8;
+constexpr uint32_t lastRowSlot = 9;
 constexpr uint32_t gridArrivalsSlot = 5;
 constexpr uint32_t gridVerdictSlot = 6;
 enum GridVerdict : uint32_t { verdictGo = 1, verdictNotResident = 2, verdictStalled = 3 };
@@ -98,12 +101,12 @@ size_t gridBarrierGroups(const DeviceInfo& info)
     return units == 1 ? 1 : units * (info.type == "GPU" ? 2 : 1);
 }
 
-// A zeroed vector for a result map. Fresh memory costs a page fault per
+// A result map filled with `value`. Fresh memory costs a page fault per
 // 4 KiB page on first touch (tens of milliseconds for 4096 x 4096 maps);
 // on Linux the memory is offered for transparent huge pages first, so that
 // touching it faults once per 2 MiB where the system allows.
 template <typename T>
-std::vector<T> zeroedMap(size_t count)
+std::vector<T> hostMap(size_t count, T value)
 {
     std::vector<T> map;
     map.reserve(count);
@@ -114,7 +117,7 @@ std::vector<T> zeroedMap(size_t count)
     if (end > begin)
         madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is harmless
 #endif
-    map.resize(count);
+    map.resize(count, value);
     return map;
 }
 
@@ -199,12 +202,16 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
     }
     std::vector<uint32_t> counters(counterSlots, 0);
     counters[0] = uint32_t(regionTotal);
+    counters[firstRowSlot] = unclassifiedStamp;
 
     // The result's maps are allocated (and their pages touched) on another
     // thread while this one drives the device: at 4096 x 4096 that is 96 MB
     // and tens of milliseconds the device would otherwise sit idle for.
-    auto labelMap = std::async(std::launch::async, [pixelCount] { return zeroedMap<uint16_t>(pixelCount); });
-    auto stampMap = std::async(std::launch::async, [pixelCount] { return zeroedMap<uint32_t>(pixelCount); });
+    // Only the rows with classified pixels are read back into them: the
+    // rest keeps these initial values (label 0, stamp "never").
+    auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
+    auto stampMap = std::async(std::launch::async,
+                               [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
 
     GrowResult result;
     result.width = width;
@@ -425,13 +432,30 @@ GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t
         // buffers written by the last iteration enqueued (the ones after the
         // last growth only copied it or did nothing).
         const int finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
+        // Read back only the rows that hold classified pixels (the seeds
+        // at least); the maps already hold label 0 and stamp "never" elsewhere.
+        cl::Kernel rows(built->program, "classified_rows");
+        rows.setArg(0, stampBuffers[finalSet]);
+        rows.setArg(1, cl_uint(pixelCount));
+        rows.setArg(2, cl_uint(width));
+        rows.setArg(3, counterBuffer);
+        queue.enqueueNDRangeKernel(rows, cl::NullRange, cl::NDRange(batchedGroups * geometry.workGroup),
+                                   cl::NDRange(geometry.workGroup), nullptr,
+                                   timings.track("download", "classified_rows"));
+        queue.enqueueReadBuffer(counterBuffer, CL_TRUE, firstRowSlot * 4, 2 * 4, &counters[firstRowSlot], nullptr,
+                                timings.track("download", "read:rows"));
+        const uint32_t firstRow = counters[firstRowSlot];
+        const uint32_t lastRow = std::min<uint32_t>(counters[lastRowSlot], uint32_t(height - 1));
         result.labels = labelMap.get();
         result.stamps = stampMap.get();
-
-        queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, 0, pixelCount * 2, result.labels.data(),
-                                nullptr, timings.track("download", "read:labels"));
-        queue.enqueueReadBuffer(stampBuffers[finalSet], CL_FALSE, 0, pixelCount * 4, result.stamps.data(),
-                                nullptr, timings.track("download", "read:stamps"));
+        if (firstRow <= lastRow) {
+            const size_t offset = size_t(firstRow) * size_t(width);
+            const size_t count = size_t(lastRow - firstRow + 1) * size_t(width);
+            queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, offset * 2, count * 2,
+                                    result.labels.data() + offset, nullptr, timings.track("download", "read:labels"));
+            queue.enqueueReadBuffer(stampBuffers[finalSet], CL_FALSE, offset * 4, count * 4,
+                                    result.stamps.data() + offset, nullptr, timings.track("download", "read:stamps"));
+        }
         queue.enqueueReadBuffer(totalsBuffer, CL_FALSE, 0, totals.size() * 4, totals.data(),
                                 nullptr, timings.track("download", "read:totals"));
         queue.enqueueReadBuffer(deltasBuffer, CL_FALSE, 0, deltas.size() * 4, deltas.data(),

@@ -172,6 +172,40 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
     EXPECT_GE(growLaunches, int(result->iterations));
 }
 
+// Only the rows holding classified pixels come back from the device; the
+// others must read label 0 and stamp "never" all the same. A band of rows
+// 28 to 33 in a 70 x 64 image is the only region range mode can grow.
+TEST(PartialDownload, RowsWithoutClassifiedPixelsAreUnclassified)
+{
+    LumaImage image;
+    image.width = 70;
+    image.height = 64;
+    image.luma.assign(size_t(image.width) * image.height, 200);
+    for (int y = 28; y <= 33; ++y)
+        for (int x = 0; x < image.width; ++x)
+            image.luma[size_t(y) * image.width + x] = uint16_t(100 + (x % 3));
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = 2;
+    params.grow.upper = 2;
+    const std::vector<Seed> seeds = {{10, 30}};
+    const GrowResult expected = growRegionsReference(image.luma, image.width, image.height, seeds, params.grow);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variant : {"driver=host-sync", "frontier=sweep,tile=direct"}) {
+            const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, parseVariant(variant));
+            EXPECT_EQ(compareResults(expected, *result).differingPixels, 0u) << info.name << " " << variant;
+            EXPECT_EQ(result->stamps.front(), unclassifiedStamp);
+            EXPECT_EQ(result->stamps.back(), unclassifiedStamp);
+            EXPECT_EQ(result->labels.back(), 0);
+            bool timedRows = false;
+            for (const TimingRecord& record : result->timings)
+                timedRows = timedRows || record.kernel == "classified_rows";
+            EXPECT_TRUE(timedRows);
+        }
+    }
+}
+
 // fusion=grid-barrier really runs many iterations per launch where the
 // work-groups are resident together: Intel's CPU runtime (set up on every CI
 // machine) runs them on its thread pool at once. Elsewhere the roll call
