@@ -1,7 +1,9 @@
 // Seeded region growing, one iteration of ../shared/SPEC.md per launch:
 // grow_queue (visit the neighbours of a compacted frontier list) or
 // grow_sweep (visit every pixel, neighbours read from a local tile or
-// straight from global memory).
+// straight from global memory); or many per launch: grow_levels runs
+// grow_queue's step again and again with a grid barrier in between
+// (fusion=grid-barrier, below).
 //
 // Region statistics rotate through three slots so that one launch per
 // iteration suffices: launch i reads totals[(i-2)%3] and deltas[(i-1)%3]

@@ -9,12 +9,11 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
-#include <tuple>
+#include <sstream>
 
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
-#include <sstream>
 
 namespace rgx {
 namespace {
@@ -26,11 +25,11 @@ constexpr const char* programFile = "region_growing.cl";
 // pixel (classified_rows).
 constexpr uint32_t counterSlots = 10;
 constexpr uint32_t lastLaunchedSlot = 4;
+constexpr uint32_t gridArrivalsSlot = 5;
+constexpr uint32_t gridVerdictSlot = 6;
 constexpr uint32_t lastGrownSlot = 7;
 constexpr uint32_t firstRowSlot = 8;
 constexpr uint32_t lastRowSlot = 9;
-constexpr uint32_t gridArrivalsSlot = 5;
-constexpr uint32_t gridVerdictSlot = 6;
 enum GridVerdict : uint32_t { verdictGo = 1, verdictNotResident = 2, verdictStalled = 3 };
 // Iterations one grow_levels launch may run: it starts small so that short
 // runs end early, and stays short enough to cancel within milliseconds.
