@@ -354,12 +354,7 @@ struct LaunchFloor {
 
 std::string variantLabel(const GrowVariant& variant)
 {
-    std::string label = driverName(variant.driver) + "/" + frontierName(variant.frontier) + "/" +
-                        collectivesName(variant.collectives);
-    if (variant.frontier == Frontier::Sweep)
-        label += "/" + tileName(variant.tile);
-    if (variant.fusion != Fusion::None)
-        label += "/" + fusionName(variant.fusion);
+    std::string label = variant.shortText();
     if (variant.wrongOnPurpose())
         label += " (wrong)";
     return label;

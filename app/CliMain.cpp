@@ -73,6 +73,7 @@ int commandVariants(const CliOptions& options)
             object["frontier"] = QString::fromStdString(frontierName(variant.frontier));
             object["collectives"] = QString::fromStdString(collectivesName(variant.collectives));
             object["tile"] = QString::fromStdString(tileName(variant.tile));
+            object["fusion"] = QString::fromStdString(fusionName(variant.fusion));
             object["wrongOnPurpose"] = variant.wrongOnPurpose();
             object["available"] = !reason.has_value();
             object["reason"] = reason ? QString::fromStdString(*reason) : QString();

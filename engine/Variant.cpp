@@ -103,6 +103,21 @@ std::string GrowVariant::text() const
     return out;
 }
 
+std::string GrowVariant::shortText() const
+{
+    std::string out = driverName(driver) + "/" + frontierName(frontier) + "/" + collectivesName(collectives);
+    if (frontier == Frontier::Sweep)
+        out += "/" + tileName(tile);
+    if (fusion != Fusion::None)
+        out += "/" + fusionName(fusion);
+    return out;
+}
+
+bool fusionApplies(Driver driver, Frontier frontier)
+{
+    return driver == Driver::HostBatched && frontier == Frontier::Queue;
+}
+
 bool GrowVariant::wrongOnPurpose() const
 {
     return collectives == Collectives::LocalNoBarrier || tile == Tile::AsyncNoBarrier;
@@ -166,8 +181,7 @@ GrowVariant parseVariant(const std::string& text)
     if (variant.frontier == Frontier::Queue && tileGiven && variant.tile != Tile::None)
         throw InputError("tile=" + tileName(variant.tile) +
                          " applies to frontier=sweep only (the queue frontier has no tile)");
-    if (variant.fusion == Fusion::GridBarrier &&
-        (variant.driver != Driver::HostBatched || variant.frontier != Frontier::Queue))
+    if (variant.fusion == Fusion::GridBarrier && !fusionApplies(variant.driver, variant.frontier))
         throw InputError("fusion=grid-barrier applies to driver=host-batched with frontier=queue only "
                          "(host-sync reads back after every iteration; the device chain and the sweep "
                          "launch one iteration at a time)");
@@ -202,7 +216,7 @@ std::vector<GrowVariant> allVariants()
                     if (sweep == (tile.value == Tile::None))
                         continue;
                     variants.push_back({driver.value, frontier.value, collectives.value, tile.value});
-                    if (driver.value == Driver::HostBatched && !sweep)
+                    if (fusionApplies(driver.value, frontier.value))
                         variants.push_back({driver.value, frontier.value, collectives.value, tile.value,
                                             Fusion::GridBarrier});
                 }

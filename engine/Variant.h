@@ -33,11 +33,18 @@ struct GrowVariant {
     // "driver=host-batched,frontier=queue,collectives=atomics" (tile only for
     // sweep, fusion only where it is not none).
     std::string text() const;
+    // The same choices without the axis names, for labels and tables:
+    // "host-batched/queue/atomics".
+    std::string shortText() const;
     // Wrong on purpose: a barrier left out so that the damage can be seen.
     bool wrongOnPurpose() const;
     // The -D options that specialise the kernels for this variant.
     std::string buildDefines() const;
 };
+
+// Whether the fusion axis applies: several iterations per launch exist for
+// the host-batched queue only.
+bool fusionApplies(Driver driver, Frontier frontier);
 
 // Parses "driver=..,frontier=..,collectives=..,tile=..,fusion=.."; axes left out keep
 // their defaults; tile defaults to async for sweep. Throws InputError.

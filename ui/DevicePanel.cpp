@@ -40,12 +40,6 @@ std::vector<Value> axisValues(Get get)
     return values;
 }
 
-// Several iterations per launch exist for the host-batched queue only.
-bool fusionApplies(const GrowVariant& variant)
-{
-    return variant.driver == Driver::HostBatched && variant.frontier == Frontier::Queue;
-}
-
 void setItemEnabled(QComboBox* combo, int row, bool enabled, const QString& toolTip)
 {
     auto* model = qobject_cast<QStandardItemModel*>(combo->model());
@@ -281,7 +275,7 @@ GrowVariant DevicePanel::variant() const
     variant.frontier = Frontier(frontierCombo_->currentData().toInt());
     variant.collectives = Collectives(collectivesCombo_->currentData().toInt());
     variant.tile = variant.frontier == Frontier::Sweep ? Tile(tileCombo_->currentData().toInt()) : Tile::None;
-    variant.fusion = fusionApplies(variant) ? Fusion(fusionCombo_->currentData().toInt()) : Fusion::None;
+    variant.fusion = fusionApplies(variant.driver, variant.frontier) ? Fusion(fusionCombo_->currentData().toInt()) : Fusion::None;
     return variant;
 }
 
@@ -338,8 +332,8 @@ void DevicePanel::refreshAvailability()
 {
     const DeviceInfo* device = currentDevice();
     const GrowVariant current = variant();
-    fusionCombo_->setEnabled(fusionApplies(current));
-    fusionCombo_->setToolTip(fusionApplies(current)
+    fusionCombo_->setEnabled(fusionApplies(current.driver, current.frontier));
+    fusionCombo_->setToolTip(fusionApplies(current.driver, current.frontier)
                                  ? QStringLiteral("Iterations per kernel launch")
                                  : QStringLiteral("Several iterations per launch need driver host-batched and frontier "
                                                   "queue; other variants run one iteration per launch."));

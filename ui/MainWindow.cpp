@@ -980,12 +980,7 @@ bool MainWindow::exportTimings(const QString& path)
 
 QString MainWindow::runLabel(const RunRequest& request) const
 {
-    QString variant = text(driverName(request.variant.driver)) + QLatin1Char('/') + text(frontierName(request.variant.frontier))
-                      + QLatin1Char('/') + text(collectivesName(request.variant.collectives));
-    if (request.variant.frontier == Frontier::Sweep)
-        variant += QLatin1Char('/') + text(tileName(request.variant.tile));
-    if (request.variant.fusion != Fusion::None)
-        variant += QLatin1Char('/') + text(fusionName(request.variant.fusion));
+    QString variant = text(request.variant.shortText());
     if (request.variant.wrongOnPurpose())
         variant += QStringLiteral(" (wrong on purpose)");
     QString device = text(request.deviceId);

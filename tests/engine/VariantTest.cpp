@@ -38,6 +38,8 @@ TEST(Variant, FusionAppliesToTheHostBatchedQueueOnly)
     const GrowVariant fused = parseVariant("collectives=local,fusion=grid-barrier");
     EXPECT_EQ(fused.fusion, Fusion::GridBarrier);
     EXPECT_EQ(fused.text(), "driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier");
+    EXPECT_EQ(fused.shortText(), "host-batched/queue/local/grid-barrier");
+    EXPECT_EQ(parseVariant("frontier=sweep,tile=direct").shortText(), "host-batched/sweep/atomics/direct");
     EXPECT_NE(fused.buildDefines().find("-DRGX_FUSION=1"), std::string::npos);
     EXPECT_EQ(parseVariant("fusion=none"), parseVariant(""));
     EXPECT_THROW(parseVariant("driver=host-sync,fusion=grid-barrier"), InputError);
