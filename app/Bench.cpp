@@ -557,7 +557,7 @@ private:
         measurement.label = variantLabel(variant);
         measurement.variant = variant;
         measurement.expectedEqual = !variant.wrongOnPurpose();
-        measurement.deviceBytes = regionGrowingDeviceBytes(image.pixelCount(), seeds.size(), variant.frontier);
+        measurement.deviceBytes = regionGrowingDeviceBytes(image.pixelCount(), seeds.size(), variant);
         RunControl control;
         control.timeoutSeconds = 3600;
         std::vector<double> hostMs, deviceMs, idleMs;
@@ -948,7 +948,7 @@ std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::
 {
     uint64_t smallest = UINT64_MAX;
     for (const GrowVariant& variant : variants)
-        smallest = std::min(smallest, regionGrowingDeviceBytes(image.pixelCount(), seedCount, variant.frontier));
+        smallest = std::min(smallest, regionGrowingDeviceBytes(image.pixelCount(), seedCount, variant));
     const uint64_t largestBuffer = image.pixelCount() * 4;
     if (smallest <= device.globalMemoryBytes && largestBuffer <= device.maxAllocationBytes)
         return std::nullopt;

@@ -2,17 +2,13 @@
 // device with a variant: prefilter -> region growing -> postfilter.
 #include "Pipeline.h"
 #include "Device.h"
+#include "DeviceSession.h"
 #include "Errors.h"
 #include "reference/BoxMeanReference.h"
 #include "reference/DensityFilterReference.h"
 #include "reference/GaussianReference.h"
 #include "reference/RegionGrowingReference.h"
-#include "stages/BoxMean.h"
-#include "stages/DensityFilter.h"
-#include "stages/Gaussian.h"
-#include "stages/RegionGrowing.h"
 #include "stages/StageVariants.h"
-#include "stages/TimingLog.h"
 
 #include <chrono>
 #include <memory>
@@ -44,8 +40,13 @@ std::vector<std::string> splitColons(const std::string& text)
     return parts;
 }
 
-// Region counts and sums of the pixels still classified, on the luma the
-// regions grew on: after the postfilter, identically for reference and device.
+double millisecondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
 void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma)
 {
     for (RegionStats& region : result.regions)
@@ -58,19 +59,6 @@ void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma)
         result.regions[k - 1u].sum += luma[p];
     }
 }
-
-double millisecondsSince(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-void checkCancel(const RunControl& control, const char* where)
-{
-    if (control.cancel && control.cancel->load())
-        throw RunInterrupted(std::string("cancelled ") + where);
-}
-
-} // namespace
 
 PrefilterSpec parsePrefilter(const std::string& text)
 {
@@ -189,59 +177,9 @@ GrowResultPtr runDevicePipeline(ComputeDevice& device, const LumaImage& image,
                                 const std::vector<Seed>& seeds, const PipelineParams& params,
                                 const GrowVariant& variant, const RunControl& control)
 {
-    // Everything a user can get wrong is reported before anything runs.
-    validateSeeds(seeds, image.width, image.height);
-    checkFilters(params);
-    if (auto reason = whyUnavailable(variant, device.info()))
-        throw InputError("variant " + variant.text() + " cannot run on " + device.info().name + ": " + *reason);
-
-    // Programs are built (or loaded) first: host time counts from upload to result.
-    const PrefilterSpec& pre = params.prefilter;
-    const PostfilterSpec& post = params.postfilter;
-    std::unique_ptr<BoxMean> boxMean;
-    std::unique_ptr<Gaussian> gaussian;
-    std::unique_ptr<DensityFilter> density;
-    if (pre.kind == PrefilterSpec::Kind::BoxMean)
-        boxMean = std::make_unique<BoxMean>(device, pre.size, parseBoxMeanVariant(pre.variant));
-    else if (pre.kind == PrefilterSpec::Kind::Gaussian)
-        gaussian = std::make_unique<Gaussian>(device, pre.size, parseGaussianVariant(pre.variant));
-    if (post.enabled)
-        density = std::make_unique<DensityFilter>(device, post.window, post.minimum,
-                                                  parseDensityVariant(post.variant));
-
-    TimingLog timings;
-    std::vector<KernelReport> kernels;
-    double stageMilliseconds = 0;
-    std::vector<uint16_t> filtered;
-    if (boxMean) {
-        filtered = boxMean->run(image.luma, image.width, image.height, timings);
-        stageMilliseconds += boxMean->lastMilliseconds();
-        kernels = boxMean->kernels();
-    } else if (gaussian) {
-        filtered = gaussian->run(image.luma, image.width, image.height, timings);
-        stageMilliseconds += gaussian->lastMilliseconds();
-        kernels = gaussian->kernels();
-    }
-    checkCancel(control, "after the prefilter");
-    const std::vector<uint16_t>& luma = filtered.empty() ? image.luma : filtered;
-
-    GrowResult result = growRegionsOnDevice(device, luma, image.width, image.height, seeds,
-                                            params.grow, variant, control, timings);
-    kernels.insert(kernels.end(), result.kernels.begin(), result.kernels.end());
-    if (density) {
-        checkCancel(control, "before the postfilter");
-        result.labelsBeforePostfilter = result.labels;
-        result.stampsBeforePostfilter = result.stamps;
-        density->run(result.labels, result.stamps, image.width, image.height, timings, control.cancel);
-        stageMilliseconds += density->lastMilliseconds();
-        recountRegions(result, luma);
-        kernels.insert(kernels.end(), density->kernels().begin(), density->kernels().end());
-    }
-    result.filteredLuma = std::move(filtered);
-    result.kernels = std::move(kernels);
-    result.hostMilliseconds += stageMilliseconds;
-    result.timings = timings.records();
-    return std::make_shared<const GrowResult>(std::move(result));
+    // A session used once: it does not own the image, which outlives it here.
+    DeviceSession session(device, std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image));
+    return session.run(seeds, params, variant, control);
 }
 
 } // namespace rgx

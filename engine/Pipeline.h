@@ -61,6 +61,10 @@ struct RunControl {
     std::function<void(uint32_t iteration, uint64_t frontierSize)> progress;
 };
 
+// Region counts and sums of the pixels still classified, on the luma the
+// regions grew on: after the postfilter, identically for reference and device.
+void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma);
+
 // The region growing runs on the prefiltered luma (GrowResult::filteredLuma);
 // after the postfilter, labels and stamps are the filtered ones, the region
 // counts and sums those of the surviving pixels, and iterations stays the
@@ -68,8 +72,9 @@ struct RunControl {
 GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<Seed>& seeds,
                                    const PipelineParams& params);
 
-// Throws InputError (bad seeds, unavailable variant, image too large for the
-// device), OpenClError, or RunInterrupted (cancel or timeout).
+// A resident session used once (engine/DeviceSession.h). Throws InputError
+// (bad seeds, unavailable variant, image too large for the device),
+// OpenClError, or RunInterrupted (cancel or timeout).
 GrowResultPtr runDevicePipeline(ComputeDevice& device, const LumaImage& image,
                                 const std::vector<Seed>& seeds, const PipelineParams& params,
                                 const GrowVariant& variant, const RunControl& control = {});

@@ -1,8 +1,82 @@
 // Comparing two results pixel by pixel (the corruption view and --verify).
 #include "Result.h"
 #include <algorithm>
+#include <cstring>
 
 namespace rgx {
+
+uint16_t BoxMaps::label(int x, int y) const
+{
+    if (x < x0 || y < y0 || x >= x0 + boxWidth || y >= y0 + boxHeight)
+        return 0;
+    const size_t i = size_t(y - y0) * size_t(boxWidth) + size_t(x - x0);
+    if (labelBytes == 1)
+        return labels[i];
+    uint16_t value;
+    std::memcpy(&value, labels + 2 * i, 2);
+    return value;
+}
+
+uint32_t BoxMaps::stamp(int x, int y) const
+{
+    if (x < x0 || y < y0 || x >= x0 + boxWidth || y >= y0 + boxHeight)
+        return unclassifiedStamp;
+    const size_t i = size_t(y - y0) * size_t(boxWidth) + size_t(x - x0);
+    if (stampBytes == 2) {
+        uint16_t value;
+        std::memcpy(&value, stamps + 2 * i, 2);
+        return value == 0xFFFF ? unclassifiedStamp : value;
+    }
+    uint32_t value;
+    std::memcpy(&value, stamps + 4 * i, 4);
+    return value;
+}
+
+void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fullStamps) const
+{
+    const size_t count = size_t(width) * size_t(height);
+    if (fullLabels.size() != count)
+        fullLabels.assign(count, 0);
+    if (fullStamps.size() != count)
+        fullStamps.assign(count, unclassifiedStamp);
+    for (int row = 0; row < boxHeight; ++row) {
+        const size_t from = size_t(row) * size_t(boxWidth);
+        const size_t to = size_t(y0 + row) * size_t(width) + size_t(x0);
+        uint16_t* labelRow = fullLabels.data() + to;
+        uint32_t* stampRow = fullStamps.data() + to;
+        if (labelBytes == 1)
+            std::copy(labels + from, labels + from + size_t(boxWidth), labelRow);
+        else
+            std::memcpy(labelRow, labels + 2 * from, 2 * size_t(boxWidth));
+        if (stampBytes == 2) {
+            const uint16_t* narrow = reinterpret_cast<const uint16_t*>(stamps) + from;
+            for (int x = 0; x < boxWidth; ++x)
+                stampRow[x] = narrow[x] == 0xFFFF ? unclassifiedStamp : narrow[x];
+        } else {
+            std::memcpy(stampRow, stamps + 4 * from, 4 * size_t(boxWidth));
+        }
+    }
+}
+
+GrowResult ClickResult::toGrowResult() const
+{
+    GrowResult result;
+    result.width = maps.width;
+    result.height = maps.height;
+    maps.widen(result.labels, result.stamps);
+    result.regions = regions;
+    result.iterations = iterations;
+    result.stoppedAtCap = stoppedAtCap;
+    if (filteredLuma)
+        result.filteredLuma = *filteredLuma;
+    result.device = device;
+    result.variant = variant;
+    result.timings = timings;
+    result.kernels = kernels;
+    result.hostMilliseconds = hostMilliseconds;
+    result.note = note;
+    return result;
+}
 
 ResultDiff compareResults(const GrowResult& expected, const GrowResult& actual)
 {

@@ -57,6 +57,55 @@ struct GrowResult {
 
 using GrowResultPtr = std::shared_ptr<const GrowResult>;
 
+// The label and stamp maps of a run where it classified anything: the box
+// x0, y0, boxWidth x boxHeight around the classified pixels, row by row, in
+// the narrowest types that hold the values (labels in 1 byte for at most 255
+// regions, stamps in 2 bytes while every stamp is below 0xFFFF, which then
+// stands for "never"). Outside the box every pixel is unclassified. The
+// memory is shared and never changes (a resident session recycles it only
+// once no BoxMaps refers to it).
+struct BoxMaps {
+    int width = 0;  // the image
+    int height = 0;
+    int x0 = 0;
+    int y0 = 0;
+    int boxWidth = 0;  // 0: nothing classified
+    int boxHeight = 0;
+    int labelBytes = 2;
+    int stampBytes = 4;
+    const uint8_t* labels = nullptr;
+    const uint8_t* stamps = nullptr;
+    std::shared_ptr<const void> storage; // keeps labels and stamps alive
+
+    uint16_t label(int x, int y) const;
+    uint32_t stamp(int x, int y) const;
+    // Full maps (label 0, stamp 0xFFFFFFFF outside the box) of the image.
+    void widen(std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps) const;
+    // Host bytes the maps take.
+    uint64_t bytes() const { return uint64_t(boxWidth) * uint64_t(boxHeight) * uint64_t(labelBytes + stampBytes); }
+};
+
+// What a click of a resident session returns (engine/DeviceSession.h): the
+// region-growing result with its maps as a BoxMaps, without a postfilter.
+struct ClickResult {
+    BoxMaps maps;
+    std::vector<RegionStats> regions;
+    uint32_t iterations = 0;
+    bool stoppedAtCap = false;
+    std::shared_ptr<const std::vector<uint16_t>> filteredLuma; // prefilter output (null: no prefilter)
+    std::string device;
+    std::string variant;
+    std::vector<TimingRecord> timings;
+    std::vector<KernelReport> kernels;
+    double hostMilliseconds = 0; // first command to maps in host memory
+    std::string note;
+
+    // The same result with full maps.
+    GrowResult toGrowResult() const;
+};
+
+using ClickResultPtr = std::shared_ptr<const ClickResult>;
+
 // Number of pixels whose label or stamp differ, and the first such iteration
 // (the smallest stamp among differing pixels in either map), -1 when equal.
 struct ResultDiff {

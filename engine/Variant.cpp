@@ -52,6 +52,10 @@ const Choice<Fusion> fusionChoices[] = {
      "many iterations per launch: every work-group stays resident and they meet at a grid-wide "
      "barrier of global atomics between iterations (host-batched queue only; a roll call at the "
      "start checks that all work-groups run at once, else one iteration per launch)"},
+    {Fusion::Tiles, "tiles",
+     "many iterations per grid barrier: each work-group runs them inside a 32 x 32 tile in local "
+     "memory, tiles exchange their borders at grid barriers (mode range, or one region; otherwise "
+     "as grid-barrier, since the means change between iterations)"},
 };
 
 template <typename Enum, size_t N>
@@ -139,8 +143,8 @@ std::string GrowVariant::buildDefines() const
         defines << " -D\"RGX_BARRIER(flags)=\"";
     if (tile == Tile::AsyncNoBarrier)
         defines << " -D\"RGX_TILE_BARRIER(flags)=\"";
-    if (fusion == Fusion::GridBarrier)
-        defines << " -DRGX_FUSION=1";
+    if (fusion != Fusion::None)
+        defines << " -DRGX_FUSION=1"; // tiles falls back to grow_levels
     return defines.str();
 }
 
@@ -181,10 +185,14 @@ GrowVariant parseVariant(const std::string& text)
     if (variant.frontier == Frontier::Queue && tileGiven && variant.tile != Tile::None)
         throw InputError("tile=" + tileName(variant.tile) +
                          " applies to frontier=sweep only (the queue frontier has no tile)");
-    if (variant.fusion == Fusion::GridBarrier && !fusionApplies(variant.driver, variant.frontier))
-        throw InputError("fusion=grid-barrier applies to driver=host-batched with frontier=queue only "
+    if (variant.fusion != Fusion::None && !fusionApplies(variant.driver, variant.frontier))
+        throw InputError("fusion=" + fusionName(variant.fusion) +
+                         " applies to driver=host-batched with frontier=queue only "
                          "(host-sync reads back after every iteration; the device chain and the sweep "
                          "launch one iteration at a time)");
+    if (variant.fusion == Fusion::Tiles && variant.collectives == Collectives::LocalNoBarrier)
+        throw InputError("fusion=tiles does not take collectives=local-nobarrier: where it grows by "
+                         "tiles there is no scan whose barriers could be left out");
     return variant;
 }
 
@@ -216,11 +224,23 @@ std::vector<GrowVariant> allVariants()
                     if (sweep == (tile.value == Tile::None))
                         continue;
                     variants.push_back({driver.value, frontier.value, collectives.value, tile.value});
-                    if (fusionApplies(driver.value, frontier.value))
+                    if (!fusionApplies(driver.value, frontier.value))
+                        continue;
+                    variants.push_back({driver.value, frontier.value, collectives.value, tile.value,
+                                        Fusion::GridBarrier});
+                    if (collectives.value != Collectives::LocalNoBarrier)
                         variants.push_back({driver.value, frontier.value, collectives.value, tile.value,
-                                            Fusion::GridBarrier});
+                                            Fusion::Tiles});
                 }
     return variants;
+}
+
+std::vector<Fusion> fusionValues()
+{
+    std::vector<Fusion> values;
+    for (const auto& choice : fusionChoices)
+        values.push_back(choice.value);
+    return values;
 }
 
 std::string driverName(Driver value) { return nameOf(driverChoices, value); }

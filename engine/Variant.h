@@ -15,10 +15,12 @@ enum class Driver { HostSync, HostBatched, DeviceEnqueue };
 enum class Frontier { Queue, Sweep };
 enum class Collectives { Atomics, Local, LocalNoBarrier, Builtin, Subgroup };
 enum class Tile { None, Async, AsyncNoBarrier, Direct }; // None: queue frontier
-// How many iterations one launch runs: one (None), or as many as the host
+// How many iterations one launch runs: one (None); as many as the host
 // allows with every work-group meeting at a grid-wide barrier in between
-// (GridBarrier: host-batched queue only).
-enum class Fusion { None, GridBarrier };
+// (GridBarrier); or many per grid barrier, run inside tiles in local memory
+// where no decision depends on a mean (Tiles: mode range, or one region;
+// otherwise as GridBarrier). Host-batched queue only.
+enum class Fusion { None, GridBarrier, Tiles };
 
 struct GrowVariant {
     Driver driver = Driver::HostBatched;
@@ -45,6 +47,8 @@ struct GrowVariant {
 // Whether the fusion axis applies: several iterations per launch exist for
 // the host-batched queue only.
 bool fusionApplies(Driver driver, Frontier frontier);
+// The fusion choices, in order (for lists).
+std::vector<Fusion> fusionValues();
 
 // Parses "driver=..,frontier=..,collectives=..,tile=..,fusion=.."; axes left out keep
 // their defaults; tile defaults to async for sweep. Throws InputError.

@@ -30,18 +30,6 @@ inline uint wg_local_id(void)
     return (uint)(get_local_id(1) * get_local_size(0) + get_local_id(0));
 }
 
-// Adds a 32-bit value into a 64-bit counter kept as two uints (lo, hi) with
-// 32-bit atomics only (OpenCL 1.2 has no 64-bit atomics in its core): a carry
-// happens exactly when the old low word plus the value wraps around.
-inline void atomic_add_u64(volatile __global uint* counter, uint value)
-{
-    if (value == 0)
-        return;
-    uint old = atomic_add(&counter[0], value);
-    if (old + value < old)
-        atomic_inc(&counter[1]);
-}
-
 #if RGX_COLLECTIVES == RGX_COLLECTIVES_LOCAL
 
 // Exclusive prefix sum of value over the work-group (Hillis-Steele in local

@@ -25,6 +25,8 @@
 //   RGX_FUSION              1: also build grow_levels, which runs many
 //                           iterations in one launch (fusion=grid-barrier)
 #include "collectives.h"
+#include "grid_barrier.h"
+#include "grow_common.h"
 
 #ifndef RGX_FUSION
 #define RGX_FUSION 0
@@ -39,32 +41,11 @@
 #define RGX_SHARED
 #endif
 
-#define UNCLASSIFIED 0xFFFFFFFFu
 // A pixel some work-item is deciding on right now: still unclassified for
 // everyone else, and never claimed twice.
 #define CLAIMED 0xFFFFFFFEu
-
-// counters[0..2]: pixels accepted in the iterations i with i % 3 == slot
-// (the next frontier's size); counters[3]: set when a frontier write ran
-// past the buffer (only a broken variant can do that); counters[4]: the last
-// iteration a device-side chain launched or grow_levels completed;
-// counters[5..6]: grow_levels' grid barrier (arrivals, verdict);
-// counters[7]: the last iteration known to have accepted a pixel (the run's
-// iteration count, unless the last iteration launched accepted some too);
-// counters[8..9]: the first and last image row holding a classified pixel,
-// found by classified_rows after the run.
-#define COUNTER_OVERFLOW 3
-#define COUNTER_LAST_LAUNCHED 4
-#define GRID_ARRIVALS 5
-#define GRID_VERDICT 6
-#define COUNTER_LAST_GROWN 7
-#define COUNTER_FIRST_ROW 8
-#define COUNTER_LAST_ROW 9
+// Counter words: kernels/grow_counters.h.
 #define STATS_WORDS 3
-
-#define RGX_MODE_COMPETITIVE 0
-#define RGX_MODE_ADAPTIVE 1
-#define RGX_MODE_RANGE 2
 
 #define RGX_TILE_DIRECT 0
 #define RGX_TILE_ASYNC 1
@@ -72,10 +53,6 @@
 #ifndef RGX_TILE_BARRIER
 #define RGX_TILE_BARRIER(flags) barrier(flags)
 #endif
-
-// Neighbour offsets: the first four are the 4-neighbourhood.
-__constant int neighbour_dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
-__constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
 
 // M_k = floor(sum_k * 256 / count_k) as it stood at the end of iteration
 // i-1: the totals up to i-2 plus the pixels accepted in i-1.
@@ -104,7 +81,7 @@ inline void rotate_region_stats(const uint iteration, const uint region_total,
     if (id == 0) {
         counters[(iteration + 1) % 3] = 0;
         if (counters[(iteration + 2) % 3] != 0)
-            counters[COUNTER_LAST_GROWN] = iteration - 1;
+            counters[RGX_COUNTER_LAST_GROWN] = iteration - 1;
     }
     for (size_t k = id; k < region_total; k += items) {
         const size_t at = k * STATS_WORDS;
@@ -116,52 +93,6 @@ inline void rotate_region_stats(const uint iteration, const uint region_total,
         deltas_next[at] = 0;
         deltas_next[at + 1] = 0;
         deltas_next[at + 2] = 0;
-    }
-}
-
-// Iteration 0: seed k starts region k (the maps were filled with 0 and
-// UNCLASSIFIED before).
-__kernel void place_seeds(__global const uint* seed_pixels, const uint region_total,
-                          __global ushort* labels, __global uint* stamps)
-{
-    const uint k = get_global_id(0);
-    if (k < region_total) {
-        labels[seed_pixels[k]] = (ushort)(k + 1);
-        stamps[seed_pixels[k]] = 0;
-    }
-}
-
-// After the run: the rows that hold classified pixels, so that the host
-// reads back only those (a small region in a large image is a small
-// download). The host set counters[COUNTER_FIRST_ROW] to 0xFFFFFFFF and
-// counters[COUNTER_LAST_ROW] to 0 before.
-__kernel void classified_rows(__global const uint* stamps, const uint pixel_count, const uint width,
-                              volatile __global uint* counters)
-{
-    __local uint group_first;
-    __local uint group_last;
-    if (get_local_id(0) == 0) {
-        group_first = UNCLASSIFIED;
-        group_last = 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint first = UNCLASSIFIED;
-    uint last = 0;
-    for (uint p = get_global_id(0); p < pixel_count; p += get_global_size(0)) {
-        if (stamps[p] != UNCLASSIFIED) {
-            const uint row = p / width;
-            first = min(first, row);
-            last = max(last, row);
-        }
-    }
-    if (first != UNCLASSIFIED) {
-        atomic_min(&group_first, first);
-        atomic_max(&group_last, last);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0 && group_first != UNCLASSIFIED) {
-        atomic_min(&counters[COUNTER_FIRST_ROW], group_first);
-        atomic_max(&counters[COUNTER_LAST_ROW], group_last);
     }
 }
 
@@ -355,7 +286,7 @@ inline void grow_queue_step(const uint iteration, const int width, const int hei
             if (slot + j < pixel_count)
                 next_frontier[slot + j] = accepted_pixel[j];
             else
-                atomic_or(&counters[COUNTER_OVERFLOW], 1u);
+                atomic_or(&counters[RGX_COUNTER_OVERFLOW], 1u);
         }
         accumulate_regions(accepted_region, accepted_luma, accepted, region_total, deltas_now,
                            scratch);
@@ -542,74 +473,8 @@ void grow_sweep(const uint iteration, const int width, const int height,
 
 #if RGX_FUSION
 // fusion=grid-barrier: grow_levels runs iterations first..last in one
-// launch. Between two iterations its work-groups meet at a grid-wide
-// barrier built from one global atomic counter: the only way for
-// work-groups of one launch to wait for each other. OpenCL promises no
-// such thing (a work-group may not start until another has finished), so
-// the launch begins with a roll call: when not every work-group arrives
-// within a bounded wait, the launch does nothing, says so in
-// counters[GRID_VERDICT], and the host goes on one iteration per launch.
-// The host zeroes counters[GRID_ARRIVALS] and [GRID_VERDICT] before each
-// launch; arrivals only grow, barrier n waiting for (n + 1) * groups.
-#define VERDICT_GO 1
-#define VERDICT_NOT_RESIDENT 2
-#define VERDICT_STALLED 3
-// Bounded waits: the roll call gives up after ROLL_CALL_SPINS reads (a
-// resident work-group arrives within microseconds); a later barrier
-// declares the launch stalled after BARRIER_SPINS.
-#define ROLL_CALL_SPINS (1u << 24)
-#define BARRIER_SPINS (1u << 26)
-
-// Every work-group's work-item 0 takes part; the verdict is the same for
-// all: whoever settles counters[GRID_VERDICT] first decides.
-inline bool grid_roll_call(volatile __global uint* counters, __local uint* verdict_out)
-{
-    if (get_local_id(0) == 0) {
-        uint verdict;
-        if (atomic_inc(&counters[GRID_ARRIVALS]) == get_num_groups(0) - 1) {
-            verdict = atomic_cmpxchg(&counters[GRID_VERDICT], 0u, VERDICT_GO);
-            verdict = verdict == 0 ? VERDICT_GO : verdict;
-        } else {
-            uint spins = 0;
-            while ((verdict = counters[GRID_VERDICT]) == 0 && ++spins < ROLL_CALL_SPINS) {
-            }
-            if (verdict == 0) {
-                verdict = atomic_cmpxchg(&counters[GRID_VERDICT], 0u, VERDICT_NOT_RESIDENT);
-                verdict = verdict == 0 ? VERDICT_NOT_RESIDENT : verdict;
-            }
-        }
-        *verdict_out = verdict;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return *verdict_out == VERDICT_GO;
-}
-
-// All work-groups of the launch have finished what came before before any
-// goes on; false when the launch stalled (the caller returns).
-inline bool grid_barrier(volatile __global uint* counters, uint* target, __local uint* verdict_out)
-{
-    // The whole group's writes are done and fenced before its arrival counts.
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    *target += get_num_groups(0);
-    if (get_local_id(0) == 0) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        atomic_inc(&counters[GRID_ARRIVALS]);
-        uint verdict = VERDICT_GO;
-        uint spins = 0;
-        while (counters[GRID_ARRIVALS] < *target) {
-            if ((++spins & 1023u) == 0 && (counters[GRID_VERDICT] != VERDICT_GO || spins >= BARRIER_SPINS)) {
-                atomic_cmpxchg(&counters[GRID_VERDICT], VERDICT_GO, VERDICT_STALLED);
-                verdict = VERDICT_STALLED;
-                break;
-            }
-        }
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        *verdict_out = verdict;
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    return *verdict_out == VERDICT_GO;
-}
-
+// launch; between two iterations its work-groups meet at the grid barrier
+// of grid_barrier.h (after a roll call that checks they all run at once).
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void grow_levels(const uint first_iteration, const uint last_iteration,
                  const int width, const int height,
@@ -628,9 +493,10 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
     __local uint verdict;
-    if (!grid_roll_call(counters, &verdict))
+    volatile __global uint* grid = counters + RGX_COUNTER_GRID;
+    if (!grid_roll_call(grid, &verdict))
         return;
-    uint target = get_num_groups(0);
+    uint passed = 0;
     for (uint iteration = first_iteration; iteration <= last_iteration; ++iteration) {
         // Every group reads the same count: it was complete at the last
         // barrier, and this iteration writes other slots.
@@ -641,10 +507,10 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
                         odd ? frontier_b : frontier_a, luma, labels, stamps, seed_luma,
                         region_total, totals, deltas, counters, threshold, lower, upper, mode,
                         rule_all, connectivity, scratch);
-        if (!grid_barrier(counters, &target, &verdict))
+        if (!grid_barrier(grid, &passed, &verdict))
             return;
         if (get_global_id(0) == 0)
-            counters[COUNTER_LAST_LAUNCHED] = iteration;
+            counters[RGX_COUNTER_LAST_LAUNCHED] = iteration;
     }
 }
 #endif
@@ -655,7 +521,7 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
 // grow kernel has completed (an event dependency, never a barrier across
 // work-groups), reads the accepted count that kernel left, and enqueues the
 // grow kernel and, after it, the next scheduling step on the default device
-// queue. counters[COUNTER_LAST_LAUNCHED] tells the host where it stopped.
+// queue. counters[RGX_COUNTER_LAST_LAUNCHED] tells the host where it stopped.
 #define CHAIN_PARAMETERS                                                                       \
     const uint iteration, const uint cap, const uint max_groups, const int width,             \
         const int height, __global uint* frontier_a, __global uint* frontier_b,               \
@@ -674,7 +540,7 @@ void schedule_iteration(CHAIN_PARAMETERS)
     const uint previous_accepted = counters[(iteration + 2) % 3];
     if (iteration > cap || previous_accepted == 0)
         return;
-    counters[COUNTER_LAST_LAUNCHED] = iteration;
+    counters[RGX_COUNTER_LAST_LAUNCHED] = iteration;
     queue_t queue = get_default_queue();
     clk_event_t grow_done;
     const bool odd = (iteration & 1) != 0;

@@ -1,54 +1,50 @@
-// Host side of region growing: buffers, the iteration loop of each driver,
-// and the checks that keep a broken variant from hanging the program.
+// Host side of region growing: the iteration loop of each driver on the
+// buffers of a GrowState, the checks that keep a broken variant from hanging
+// the program, and the summary every run ends with.
 #include "RegionGrowing.h"
 #include "Device.h"
 #include "Errors.h"
 #include "StageSupport.h"
 #include "TimingLog.h"
+#include "grow_counters.h"
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <sstream>
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 namespace rgx {
 namespace {
 
-constexpr const char* programFile = "region_growing.cl";
-// accepted in iterations i % 3 == 0, 1, 2; overflow; last launched by the
-// device; grid barrier arrivals and verdict (fusion=grid-barrier); the last
-// iteration known to have grown; the first and last row with a classified
-// pixel (classified_rows).
-constexpr uint32_t counterSlots = 10;
-constexpr uint32_t lastLaunchedSlot = 4;
-constexpr uint32_t gridArrivalsSlot = 5;
-constexpr uint32_t gridVerdictSlot = 6;
-constexpr uint32_t lastGrownSlot = 7;
-constexpr uint32_t firstRowSlot = 8;
-constexpr uint32_t lastRowSlot = 9;
-enum GridVerdict : uint32_t { verdictGo = 1, verdictNotResident = 2, verdictStalled = 3 };
-// Iterations one grow_levels launch may run: it starts small so that short
-// runs end early, and stays short enough to cancel within milliseconds.
+constexpr const char* levelProgram = "region_growing.cl";
+constexpr const char* tileProgram = "grow_tiles.cl";
+constexpr const char* sessionProgram = "grow_session.cl";
+// Iterations (or tile rounds) one fused launch may run: it starts small so
+// that short runs end early, and stays short enough to cancel within
+// milliseconds.
 constexpr uint32_t firstFusedBatch = 32;
 constexpr uint32_t largestFusedBatch = 1024;
-// Region statistics: three rotating slots of (count, sum low, sum high).
+// Level statistics: three rotating slots of (count, sum low, sum high).
 constexpr uint32_t statsWords = 3;
 
 using stage::largestPowerOfTwoAtMost;
 using stage::roundUp;
 
 struct Geometry {
-    size_t workGroup = 256;   // grow_queue
+    size_t workGroup = 256;   // grow_queue, grow_levels, grow_tiles
     size_t tileWidth = 16;    // grow_sweep
     size_t tileHeight = 16;
 };
 
-std::string buildOptions(const GrowVariant& variant,
-                         const DeviceInfo& device, const Geometry& geometry)
+// How long a work-group waits at a grid barrier before it declares the
+// launch stalled, in reads of the barrier word: a GPU's read takes about a
+// microsecond, a CPU's a nanosecond, and a CPU thread may be descheduled for
+// a good part of a second on a busy machine.
+std::string gridBarrierOption(const DeviceInfo& device)
+{
+    return device.type == "GPU" ? std::string() : " -DRGX_BARRIER_SPINS=(1u<<31)";
+}
+
+std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& device, const Geometry& geometry)
 {
     const bool deviceEnqueue = variant.driver == Driver::DeviceEnqueue;
     const bool needsTwoPointZero = variant.collectives == Collectives::Builtin ||
@@ -59,10 +55,18 @@ std::string buildOptions(const GrowVariant& variant,
             << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
             << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
             << variant.buildDefines();
+    if (variant.fusion != Fusion::None)
+        options << gridBarrierOption(device);
     if (deviceEnqueue)
         options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP="
                 << (variant.frontier == Frontier::Sweep ? 1 : 0);
     return options.str();
+}
+
+std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup)
+{
+    return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
+           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + gridBarrierOption(device);
 }
 
 class Deadline {
@@ -70,15 +74,15 @@ public:
     explicit Deadline(const RunControl& control)
         : control_(control), start_(std::chrono::steady_clock::now()) {}
 
-    void check(uint32_t iteration) const
+    void check(uint32_t step, const char* what = "iterations") const
     {
         if (control_.cancel && control_.cancel->load())
-            throw RunInterrupted("cancelled after " + std::to_string(iteration) + " iterations");
+            throw RunInterrupted("cancelled after " + std::to_string(step) + " " + what);
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         if (control_.timeoutSeconds > 0 && elapsed > control_.timeoutSeconds) {
             std::ostringstream message;
-            message << "stopped after " << iteration << " iterations: the run exceeded its "
+            message << "stopped after " << step << " " << what << ": the run exceeded its "
                     << control_.timeoutSeconds << " s time limit";
             throw RunInterrupted(message.str());
         }
@@ -89,398 +93,643 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-// Work-groups for grow_levels: few enough that all can be resident at once
-// (the roll call checks it), enough to keep every compute unit busy; two
-// per compute unit on a GPU to hide latency. One compute unit (Oclgrind)
-// gets one work-group: its race detector then sees the work-group's side of
-// the kernel, the only side the OpenCL 1.2 memory model speaks about.
+// Work-groups for a fused launch: few enough that all can be resident at
+// once (the roll call checks it), enough to keep every compute unit busy;
+// two per compute unit on a GPU to hide latency. One compute unit
+// (Oclgrind) gets one work-group: its race detector then sees the
+// work-group's side of the kernel, the only side the OpenCL 1.2 memory
+// model speaks about.
 size_t gridBarrierGroups(const DeviceInfo& info)
 {
     const size_t units = std::max<size_t>(1, info.computeUnits);
     return units == 1 ? 1 : units * (info.type == "GPU" ? 2 : 1);
 }
 
-// A result map filled with `value`. Fresh memory costs a page fault per
-// 4 KiB page on first touch (tens of milliseconds for 4096 x 4096 maps);
-// on Linux the memory is offered for transparent huge pages first, so that
-// touching it faults once per 2 MiB where the system allows.
-template <typename T>
-std::vector<T> hostMap(size_t count, T value)
+// Enough work-groups to keep every compute unit busy, not more: idle groups
+// still cost scheduling in every launch.
+size_t groupsToFill(const DeviceInfo& info)
 {
-    std::vector<T> map;
-    map.reserve(count);
-#ifdef __linux__
-    constexpr uintptr_t hugePage = 2u << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(map.data()) + hugePage - 1) & ~(hugePage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(map.data() + count)) & ~(hugePage - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is harmless
-#endif
-    map.resize(count, value);
-    return map;
+    return std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 4 : 2));
 }
 
-} // namespace
+// What every driver shares during one run.
+struct Run {
+    GrowState& state;
+    const std::vector<Seed>& seeds;
+    const GrowParams& params;
+    const GrowVariant& variant;
+    const RunControl& control;
+    TimingLog& timings;
+    const DeviceInfo& info;
+    cl::CommandQueue& queue;
+    const uint32_t cap;
+    const Deadline deadline;
+    std::vector<uint32_t> counters;
+    GrowRun result;
 
-uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, Frontier frontier)
-{
-    // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
-    // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4).
-    const uint64_t perPixel = frontier == Frontier::Queue ? 2 + 2 + 4 + 8 : 2 + 2 + 4 + 6;
-    // seed luma (4) and two sets of three rotating (count, sum) slots (2 x 3 x 12) per region.
-    return pixelCount * perPixel + regionCount * 76 + counterSlots * 4;
-}
-
-GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t>& luma, int width,
-                               int height, const std::vector<Seed>& seeds, const GrowParams& params,
-                               const GrowVariant& variant, const RunControl& control,
-                               TimingLog& timings)
-{
-    validateSeeds(seeds, width, height);
-    const DeviceInfo& info = device.info();
-    if (auto reason = whyUnavailable(variant, info))
-        throw InputError("variant " + variant.text() + " cannot run on " + info.name + ": " + *reason);
-    if (params.connectivity != 4 && params.connectivity != 8)
-        throw InputError("connectivity must be 4 or 8, not " + std::to_string(params.connectivity));
-
-    const uint64_t pixelCount = uint64_t(width) * uint64_t(height);
-    const uint64_t needed = regionGrowingDeviceBytes(pixelCount, seeds.size(), variant.frontier);
-    if (pixelCount * 4 > info.maxAllocationBytes || needed > info.globalMemoryBytes ||
-        pixelCount >= 0xFFFFFFFEull) {
-        std::ostringstream message;
-        message << "the " << width << "x" << height << " image needs " << needed / (1024 * 1024)
-                << " MiB of device memory (largest buffer " << pixelCount * 4 / (1024 * 1024)
-                << " MiB); " << info.name << " has " << info.globalMemoryBytes / (1024 * 1024)
-                << " MiB, at most " << info.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
-        throw InputError(message.str());
+    Run(GrowState& state, const std::vector<Seed>& seeds, const GrowParams& params, const GrowVariant& variant,
+        const RunControl& control, TimingLog& timings)
+        : state(state), seeds(seeds), params(params), variant(variant), control(control), timings(timings),
+          info(state.device().info()), queue(state.device().queue()), cap(params.iterationCap(state.pixelCount())),
+          deadline(control), counters(RGX_COUNTER_WORDS, 0)
+    {
     }
 
-    Geometry geometry;
+    void readCounters(int step)
+    {
+        queue.enqueueReadBuffer(state.counters, CL_TRUE, 0, RGX_COUNTER_WORDS * 4, counters.data(), nullptr,
+                                timings.track("grow", "read:counters", step));
+    }
+    uint32_t verdict() const { return counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT]; }
+    void clearGridBarrier(int step)
+    {
+        queue.enqueueFillBuffer(state.counters, cl_uint(0), RGX_COUNTER_GRID * 4, 3 * 4, nullptr,
+                                timings.track("grow", "fill:grid_barrier", step));
+    }
+    void progress(uint32_t step, uint64_t size) const
+    {
+        if (control.progress)
+            control.progress(step, size);
+    }
+};
+
+const BuiltProgram& sessionKernels(ComputeDevice& device)
+{
+    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256");
+}
+
+// Counters at the start of a run; `touched` is where the run may change pixels.
+void uploadStart(Run& run, const PixelBox& touched)
+{
+    std::vector<uint32_t>& counters = run.counters;
+    std::fill(counters.begin(), counters.end(), 0);
+    counters[RGX_COUNTER_ACCEPTED] = uint32_t(run.seeds.size());
+    counters[RGX_COUNTER_TOUCHED + 0] = touched.empty() ? unclassifiedStamp : touched.x0;
+    counters[RGX_COUNTER_TOUCHED + 1] = touched.empty() ? unclassifiedStamp : touched.y0;
+    counters[RGX_COUNTER_TOUCHED + 2] = touched.empty() ? 0 : touched.x1;
+    counters[RGX_COUNTER_TOUCHED + 3] = touched.empty() ? 0 : touched.y1;
+    counters[RGX_COUNTER_BOX + 0] = unclassifiedStamp;
+    counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
+    run.queue.enqueueWriteBuffer(run.state.counters, CL_FALSE, 0, RGX_COUNTER_WORDS * 4, counters.data(),
+                                 nullptr, run.timings.track("upload", "write:counters"));
+}
+
+// Iteration 0: the seeds in the maps; with tiles, their tiles queued for round 1.
+void placeSeeds(Run& run, bool tiles, std::vector<uint32_t>& seedPixels, std::vector<uint32_t>& seedLuma,
+                const std::vector<uint16_t>& luma)
+{
+    GrowState& state = run.state;
+    const size_t regionTotal = run.seeds.size();
+    seedPixels.resize(regionTotal);
+    seedLuma.resize(regionTotal);
+    for (size_t k = 0; k < regionTotal; ++k) {
+        seedPixels[k] = uint32_t(run.seeds[k].y) * uint32_t(state.width()) + uint32_t(run.seeds[k].x);
+        seedLuma[k] = luma[seedPixels[k]];
+    }
+    run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, seedPixels.data(), nullptr,
+                                 run.timings.track("upload", "write:seed_pixels"));
+    run.queue.enqueueWriteBuffer(state.seedLuma, CL_FALSE, 0, regionTotal * 4, seedLuma.data(), nullptr,
+                                 run.timings.track("upload", "write:seed_luma"));
+    const BuiltProgram& built = sessionKernels(state.device());
+    cl::Kernel place(built.program, "place_seeds");
+    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
+    int a = 0;
+    place.setArg(a++, state.seedPixels);
+    place.setArg(a++, cl_uint(regionTotal));
+    place.setArg(a++, cl_uint(state.width()));
+    place.setArg(a++, state.labels[0]);
+    place.setArg(a++, state.stamps[0]);
+    place.setArg(a++, cl_uint(tiles ? growTileSide : 0));
+    place.setArg(a++, cl_uint(state.tilesX()));
+    place.setArg(a++, cl_uint(state.tilesY()));
+    place.setArg(a++, tiles ? state.tileMark : state.counters);
+    place.setArg(a++, tiles ? state.tileLists : state.counters);
+    place.setArg(a++, cl_uint(tiles ? tileCount : 0));
+    place.setArg(a++, state.counters);
+    run.queue.enqueueNDRangeKernel(place, cl::NullRange, cl::NDRange(roundUp(regionTotal, 64)), cl::NullRange,
+                                   nullptr, run.timings.track("upload", "place_seeds"));
+}
+
+// ---------------------------------------------------------------------------
+// Level by level: one SPEC iteration per step (kernels/region_growing.cl).
+
+// The level program for a variant, with the largest work-group its kernel
+// takes on the device (a kernel may fit fewer work-items than the device:
+// registers; then the sizes shrink and it is built again).
+const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& variant, Geometry& geometry)
+{
+    const DeviceInfo& info = device.info();
     geometry.workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
     while (geometry.tileWidth * geometry.tileHeight > info.maxWorkGroupSize && geometry.tileHeight > 1)
         geometry.tileHeight /= 2;
-
     const std::string kernelName = variant.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
-    const BuiltProgram* built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
-    // A kernel may fit fewer work-items than the device (registers): shrink and rebuild.
+    ProgramCache& programs = device.programs();
+    const BuiltProgram* built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
     for (const KernelReport& report : built->kernels) {
         if (report.kernel != kernelName || report.workGroupSizeLimit == 0)
             continue;
         if (variant.frontier == Frontier::Queue && report.workGroupSizeLimit < geometry.workGroup) {
             geometry.workGroup = largestPowerOfTwoAtMost(report.workGroupSizeLimit);
-            built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
+            built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
         } else if (variant.frontier == Frontier::Sweep &&
                    report.workGroupSizeLimit < geometry.tileWidth * geometry.tileHeight) {
             while (geometry.tileWidth * geometry.tileHeight > report.workGroupSizeLimit && geometry.tileHeight > 1)
                 geometry.tileHeight /= 2;
-            built = &device.programs().get(programFile, buildOptions(variant, info, geometry));
+            built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
         }
     }
+    return *built;
+}
 
-    // Host time counts from the upload to the result: building (or loading
-    // from the cache) is reported separately by the program cache.
-    const auto hostStart = std::chrono::steady_clock::now();
-    const size_t regionTotal = seeds.size();
-    cl::Context& context = device.context();
-    cl::CommandQueue& queue = device.queue();
+// The tile program, with the largest work-group grow_tiles takes.
+const BuiltProgram& tileKernels(ComputeDevice& device, size_t& workGroup)
+{
+    const DeviceInfo& info = device.info();
+    ProgramCache& programs = device.programs();
+    workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
+    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup));
+    const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
+    if (limit != 0 && limit < workGroup) {
+        workGroup = largestPowerOfTwoAtMost(limit);
+        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup));
+    }
+    return *built;
+}
 
-    // Iteration 0, prepared on the host: seeds labelled, stamps 0, sums.
-    // The maps start as fills on the device; only the seeds travel.
-    std::vector<uint32_t> seedFrontier(regionTotal);
-    std::vector<uint32_t> seedLuma(regionTotal);
+// The variant the level drivers run: fusion=tiles falls back to grid-barrier.
+GrowVariant levelVariant(GrowVariant variant)
+{
+    if (variant.fusion == Fusion::Tiles)
+        variant.fusion = Fusion::GridBarrier;
+    return variant;
+}
+
+void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32_t>& seedPixels,
+                  const std::vector<uint32_t>& seedLuma)
+{
+    GrowState& state = run.state;
+    const DeviceInfo& info = run.info;
+    cl::CommandQueue& queue = run.queue;
+    const int width = state.width(), height = state.height();
+    const uint64_t pixelCount = state.pixelCount();
+    const size_t regionTotal = run.seeds.size();
+
+    Geometry geometry;
+    const BuiltProgram* built = &levelKernels(state.device(), variant, geometry);
+    const std::string kernelName = variant.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
+    run.result.kernels.insert(run.result.kernels.end(), built->kernels.begin(), built->kernels.end());
+
     // Iteration 0's statistics enter as the deltas of slot 0 (totals of
     // "iteration -1", slot 2, are zero): see kernels/region_growing.cl.
     std::vector<uint32_t> totals(3 * statsWords * regionTotal, 0);
     std::vector<uint32_t> deltas(3 * statsWords * regionTotal, 0);
     for (size_t k = 0; k < regionTotal; ++k) {
-        const uint32_t p = uint32_t(seeds[k].y) * uint32_t(width) + uint32_t(seeds[k].x);
-        seedFrontier[k] = p;
-        seedLuma[k] = luma[p];
         deltas[statsWords * k] = 1;
-        deltas[statsWords * k + 1] = luma[p];
+        deltas[statsWords * k + 1] = seedLuma[k];
     }
-    std::vector<uint32_t> counters(counterSlots, 0);
-    counters[0] = uint32_t(regionTotal);
-    counters[firstRowSlot] = unclassifiedStamp;
+    queue.enqueueWriteBuffer(state.totals, CL_FALSE, 0, totals.size() * 4, totals.data(), nullptr,
+                             run.timings.track("upload", "write:totals"));
+    queue.enqueueWriteBuffer(state.deltas, CL_FALSE, 0, deltas.size() * 4, deltas.data(), nullptr,
+                             run.timings.track("upload", "write:deltas"));
+    // The queue frontier's first list is the seeds themselves.
+    if (variant.frontier == Frontier::Queue)
+        queue.enqueueWriteBuffer(state.frontier[0], CL_FALSE, 0, regionTotal * 4, seedPixels.data(), nullptr,
+                                 run.timings.track("upload", "write:frontier"));
 
-    // The result's maps are allocated (and their pages touched) on another
-    // thread while this one drives the device: at 4096 x 4096 that is 96 MB
-    // and tens of milliseconds the device would otherwise sit idle for.
-    // Only the rows with classified pixels are read back into them: the
-    // rest keeps these initial values (label 0, stamp "never").
-    auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
-    auto stampMap = std::async(std::launch::async,
-                               [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
+    cl::Kernel grow(built->program, kernelName.c_str());
+    const cl_ulong threshold = run.params.toleranceThreshold();
+    grow.setArg(0, cl_uint(0));
+    grow.setArg(1, cl_int(width));
+    grow.setArg(2, cl_int(height));
+    int arg = 3;
+    if (variant.frontier == Frontier::Queue) {
+        arg += 2; // frontier, next_frontier: per iteration
+        grow.setArg(arg++, state.luma);
+        grow.setArg(arg++, state.labels[0]);
+        grow.setArg(arg++, state.stamps[0]);
+    } else {
+        arg += 4; // stamps_in, labels_in, stamps_out, labels_out: per iteration
+        grow.setArg(arg++, state.luma);
+    }
+    // The arguments every grow kernel and the device chain end with.
+    auto setDecisionArguments = [&](cl::Kernel& kernel, int first) {
+        kernel.setArg(first++, state.seedLuma);
+        kernel.setArg(first++, cl_uint(regionTotal));
+        kernel.setArg(first++, state.totals);
+        kernel.setArg(first++, state.deltas);
+        kernel.setArg(first++, state.counters);
+        kernel.setArg(first++, threshold);
+        kernel.setArg(first++, cl_uint(run.params.lower));
+        kernel.setArg(first++, cl_uint(run.params.upper));
+        kernel.setArg(first++, cl_uint(run.params.mode));
+        kernel.setArg(first++, cl_uint(run.params.rule == Rule::All ? 1 : 0));
+        kernel.setArg(first++, cl_int(run.params.connectivity));
+    };
+    setDecisionArguments(grow, arg);
 
-    GrowResult result;
-    result.width = width;
-    result.height = height;
-    result.device = info.name;
-    result.variant = variant.text();
-    result.kernels = built->kernels;
+    // Launch sizes. The queue kernel loops over the frontier, so its global
+    // size only needs to cover the device (batched) or the known frontier
+    // (host-sync); the sweep covers the image in tiles.
+    const size_t groupsForImage = (pixelCount + geometry.workGroup - 1) / geometry.workGroup;
+    const size_t batchedGroups = std::min(groupsToFill(info), groupsForImage);
+    const cl::NDRange sweepLocal(geometry.tileWidth, geometry.tileHeight);
+    const cl::NDRange sweepGlobal(roundUp(size_t(width), geometry.tileWidth),
+                                  roundUp(size_t(height), geometry.tileHeight));
 
-    try {
-        auto makeBuffer = [&](size_t bytes) { return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4)); };
-        auto upload = [&](cl::Buffer& buffer, const void* data, size_t bytes, const std::string& name) {
-            queue.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, data, nullptr, timings.track("upload", "write:" + name));
-        };
-        cl::Buffer lumaBuffer = makeBuffer(pixelCount * 2);
-        cl::Buffer labelBuffers[2] = {makeBuffer(pixelCount * 2), cl::Buffer()};
-        cl::Buffer stampBuffers[2] = {makeBuffer(pixelCount * 4), cl::Buffer()};
-        cl::Buffer frontierBuffers[2];
+    auto enqueueIteration = [&](uint32_t iteration, uint32_t knownFrontier) {
+        grow.setArg(0, cl_uint(iteration));
+        const int in = int((iteration - 1) & 1);
+        const int out = int(iteration & 1);
         if (variant.frontier == Frontier::Queue) {
-            frontierBuffers[0] = makeBuffer(pixelCount * 4);
-            frontierBuffers[1] = makeBuffer(pixelCount * 4);
+            grow.setArg(3, state.frontier[in]);
+            grow.setArg(4, state.frontier[out]);
+            const size_t groups = variant.driver == Driver::HostSync
+                ? std::max<size_t>(1, std::min<size_t>((knownFrontier + geometry.workGroup - 1) / geometry.workGroup, 65535))
+                : batchedGroups;
+            queue.enqueueNDRangeKernel(grow, cl::NullRange, cl::NDRange(groups * geometry.workGroup),
+                                       cl::NDRange(geometry.workGroup), nullptr,
+                                       run.timings.track("grow", kernelName, int(iteration)));
         } else {
-            labelBuffers[1] = makeBuffer(pixelCount * 2);
-            stampBuffers[1] = makeBuffer(pixelCount * 4);
+            grow.setArg(3, state.stamps[in]);
+            grow.setArg(4, state.labels[in]);
+            grow.setArg(5, state.stamps[out]);
+            grow.setArg(6, state.labels[out]);
+            queue.enqueueNDRangeKernel(grow, cl::NullRange, sweepGlobal, sweepLocal, nullptr,
+                                       run.timings.track("grow", kernelName, int(iteration)));
         }
-        cl::Buffer seedLumaBuffer = makeBuffer(regionTotal * 4);
-        cl::Buffer totalsBuffer = makeBuffer(totals.size() * 4);
-        cl::Buffer deltasBuffer = makeBuffer(deltas.size() * 4);
-        cl::Buffer counterBuffer = makeBuffer(counterSlots * 4);
+    };
 
-        upload(lumaBuffer, luma.data(), pixelCount * 2, "luma");
-        queue.enqueueFillBuffer(labelBuffers[0], cl_ushort(0), 0, pixelCount * 2, nullptr,
-                                timings.track("upload", "fill:labels"));
-        queue.enqueueFillBuffer(stampBuffers[0], cl_uint(unclassifiedStamp), 0, pixelCount * 4, nullptr,
-                                timings.track("upload", "fill:stamps"));
-        // The queue frontier's first list is the seeds themselves; the sweep
-        // needs them only to place the seeds.
-        cl::Buffer seedPixels = variant.frontier == Frontier::Queue ? frontierBuffers[0] : makeBuffer(regionTotal * 4);
-        upload(seedPixels, seedFrontier.data(), regionTotal * 4, "seed_pixels");
-        upload(seedLumaBuffer, seedLuma.data(), regionTotal * 4, "seed_luma");
-        upload(totalsBuffer, totals.data(), totals.size() * 4, "totals");
-        upload(deltasBuffer, deltas.data(), deltas.size() * 4, "deltas");
-        upload(counterBuffer, counters.data(), counterSlots * 4, "counters");
-
-        cl::Kernel placeSeeds(built->program, "place_seeds");
-        placeSeeds.setArg(0, seedPixels);
-        placeSeeds.setArg(1, cl_uint(regionTotal));
-        placeSeeds.setArg(2, labelBuffers[0]);
-        placeSeeds.setArg(3, stampBuffers[0]);
-        queue.enqueueNDRangeKernel(placeSeeds, cl::NullRange, cl::NDRange(roundUp(regionTotal, 64)),
-                                   cl::NullRange, nullptr, timings.track("upload", "place_seeds"));
-
-        cl::Kernel grow(built->program, kernelName.c_str());
-        const cl_ulong threshold = params.toleranceThreshold();
-        grow.setArg(0, cl_uint(0));
-        grow.setArg(1, cl_int(width));
-        grow.setArg(2, cl_int(height));
-        int arg = 3;
-        if (variant.frontier == Frontier::Queue) {
-            arg += 2; // frontier, next_frontier: per iteration
-            grow.setArg(arg++, lumaBuffer);
-            grow.setArg(arg++, labelBuffers[0]);
-            grow.setArg(arg++, stampBuffers[0]);
-        } else {
-            arg += 4; // stamps_in, labels_in, stamps_out, labels_out: per iteration
-            grow.setArg(arg++, lumaBuffer);
-        }
-        // The arguments every grow kernel and the device chain end with.
-        auto setDecisionArguments = [&](cl::Kernel& kernel, int first) {
-            kernel.setArg(first++, seedLumaBuffer);
-            kernel.setArg(first++, cl_uint(regionTotal));
-            kernel.setArg(first++, totalsBuffer);
-            kernel.setArg(first++, deltasBuffer);
-            kernel.setArg(first++, counterBuffer);
-            kernel.setArg(first++, threshold);
-            kernel.setArg(first++, cl_uint(params.lower));
-            kernel.setArg(first++, cl_uint(params.upper));
-            kernel.setArg(first++, cl_uint(params.mode));
-            kernel.setArg(first++, cl_uint(params.rule == Rule::All ? 1 : 0));
-            kernel.setArg(first++, cl_int(params.connectivity));
-        };
-        setDecisionArguments(grow, arg);
-
-        // Launch sizes. The queue kernel loops over the frontier, so its
-        // global size only needs to cover the device (batched) or the known
-        // frontier (host-sync); the sweep covers the image in tiles.
-        // Enough work-groups to keep every compute unit busy, not more: idle
-        // groups still cost scheduling in every batched launch.
-        const size_t groupsToFill = std::max<size_t>(1, size_t(info.computeUnits) * (info.type == "GPU" ? 4 : 2));
-        const size_t groupsForImage = (pixelCount + geometry.workGroup - 1) / geometry.workGroup;
-        const size_t batchedGroups = std::min(groupsToFill, groupsForImage);
-        const cl::NDRange sweepLocal(geometry.tileWidth, geometry.tileHeight);
-        const cl::NDRange sweepGlobal(roundUp(size_t(width), geometry.tileWidth),
-                                      roundUp(size_t(height), geometry.tileHeight));
-
-        auto enqueueIteration = [&](uint32_t iteration, uint32_t knownFrontier) {
-            grow.setArg(0, cl_uint(iteration));
-            const int in = int((iteration - 1) & 1);
-            const int out = int(iteration & 1);
-            if (variant.frontier == Frontier::Queue) {
-                grow.setArg(3, frontierBuffers[in]);
-                grow.setArg(4, frontierBuffers[out]);
-                const size_t groups = variant.driver == Driver::HostSync
-                    ? std::max<size_t>(1, std::min<size_t>((knownFrontier + geometry.workGroup - 1) / geometry.workGroup, 65535))
-                    : batchedGroups;
-                queue.enqueueNDRangeKernel(grow, cl::NullRange, cl::NDRange(groups * geometry.workGroup),
-                                           cl::NDRange(geometry.workGroup), nullptr,
-                                           timings.track("grow", kernelName, int(iteration)));
-            } else {
-                grow.setArg(3, stampBuffers[in]);
-                grow.setArg(4, labelBuffers[in]);
-                grow.setArg(5, stampBuffers[out]);
-                grow.setArg(6, labelBuffers[out]);
-                queue.enqueueNDRangeKernel(grow, cl::NullRange, sweepGlobal, sweepLocal, nullptr,
-                                           timings.track("grow", kernelName, int(iteration)));
-            }
-        };
-        auto readCounters = [&](uint32_t iteration) {
-            queue.enqueueReadBuffer(counterBuffer, CL_TRUE, 0, counterSlots * 4, counters.data(),
-                                    nullptr, timings.track("grow", "read:counters", int(iteration)));
-        };
-
-        const uint32_t cap = params.iterationCap(pixelCount);
-        const Deadline deadline(control);
-        uint32_t last = 0; // last iteration enqueued
-        uint32_t batch = 4;
-        bool finished = false;
-        if (variant.driver == Driver::DeviceEnqueue) {
-            // One launch from the host; the device schedules every iteration
-            // itself. The host can time only the whole chain.
-            device.deviceQueue();
-            cl::Kernel chain(built->program, "grow_chain");
-            int a = 0;
-            chain.setArg(a++, cl_uint(1));
-            chain.setArg(a++, cl_uint(cap));
-            chain.setArg(a++, cl_uint(batchedGroups));
-            chain.setArg(a++, cl_int(width));
-            chain.setArg(a++, cl_int(height));
-            const bool queueFrontier = variant.frontier == Frontier::Queue;
-            chain.setArg(a++, queueFrontier ? frontierBuffers[0] : stampBuffers[0]);
-            chain.setArg(a++, queueFrontier ? frontierBuffers[1] : stampBuffers[0]);
-            chain.setArg(a++, lumaBuffer);
-            chain.setArg(a++, labelBuffers[0]);
-            chain.setArg(a++, queueFrontier ? labelBuffers[0] : labelBuffers[1]);
-            chain.setArg(a++, stampBuffers[0]);
-            chain.setArg(a++, queueFrontier ? stampBuffers[0] : stampBuffers[1]);
-            setDecisionArguments(chain, a);
-            queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
-                                       timings.track("grow", "grow_chain", -1, true));
-            queue.finish();
-            readCounters(0);
-            last = counters[lastLaunchedSlot];
-            finished = last < cap || counters[last % 3] == 0;
-            if (control.progress)
-                control.progress(last, counters[last % 3]);
-        }
-        if (variant.fusion == Fusion::GridBarrier) {
-            cl::Kernel levels(built->program, "grow_levels");
-            levels.setArg(2, cl_int(width));
-            levels.setArg(3, cl_int(height));
-            levels.setArg(4, frontierBuffers[0]);
-            levels.setArg(5, frontierBuffers[1]);
-            levels.setArg(6, lumaBuffer);
-            levels.setArg(7, labelBuffers[0]);
-            levels.setArg(8, stampBuffers[0]);
-            setDecisionArguments(levels, 9);
-            const size_t residentGroups = gridBarrierGroups(info);
-            uint32_t levelBatch = firstFusedBatch;
-            while (!finished && last < cap) {
-                deadline.check(last);
-                const uint32_t first = last + 1;
-                const uint32_t upTo = std::min(cap, last + levelBatch);
-                queue.enqueueFillBuffer(counterBuffer, cl_uint(0), gridArrivalsSlot * 4, 2 * 4, nullptr,
-                                        timings.track("grow", "fill:grid_barrier", int(first)));
-                levels.setArg(0, cl_uint(first));
-                levels.setArg(1, cl_uint(upTo));
-                queue.enqueueNDRangeKernel(levels, cl::NullRange, cl::NDRange(residentGroups * geometry.workGroup),
-                                           cl::NDRange(geometry.workGroup), nullptr,
-                                           timings.track("grow", "grow_levels", int(first)));
-                const size_t levelsRecord = timings.size() - 1;
-                readCounters(upTo);
-                if (counters[gridVerdictSlot] == verdictNotResident) {
-                    // Nothing ran: go on one iteration per launch.
-                    result.note = "fusion=grid-barrier: not all " + std::to_string(residentGroups) +
-                                  " work-groups ran at once on " + info.name +
+    std::vector<uint32_t>& counters = run.counters;
+    const uint32_t cap = run.cap;
+    uint32_t last = 0; // last iteration enqueued
+    uint32_t batch = 4;
+    bool finished = false;
+    if (variant.driver == Driver::DeviceEnqueue) {
+        // One launch from the host; the device schedules every iteration
+        // itself. The host can time only the whole chain.
+        state.device().deviceQueue();
+        cl::Kernel chain(built->program, "grow_chain");
+        int a = 0;
+        chain.setArg(a++, cl_uint(1));
+        chain.setArg(a++, cl_uint(cap));
+        chain.setArg(a++, cl_uint(batchedGroups));
+        chain.setArg(a++, cl_int(width));
+        chain.setArg(a++, cl_int(height));
+        const bool queueFrontier = variant.frontier == Frontier::Queue;
+        chain.setArg(a++, queueFrontier ? state.frontier[0] : state.stamps[0]);
+        chain.setArg(a++, queueFrontier ? state.frontier[1] : state.stamps[0]);
+        chain.setArg(a++, state.luma);
+        chain.setArg(a++, state.labels[0]);
+        chain.setArg(a++, queueFrontier ? state.labels[0] : state.labels[1]);
+        chain.setArg(a++, state.stamps[0]);
+        chain.setArg(a++, queueFrontier ? state.stamps[0] : state.stamps[1]);
+        setDecisionArguments(chain, a);
+        queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
+                                   run.timings.track("grow", "grow_chain", -1, true));
+        queue.finish();
+        run.readCounters(0);
+        last = counters[RGX_COUNTER_LAST_LAUNCHED];
+        finished = last < cap || counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
+        run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+    }
+    if (variant.fusion == Fusion::GridBarrier) {
+        cl::Kernel levels(built->program, "grow_levels");
+        levels.setArg(2, cl_int(width));
+        levels.setArg(3, cl_int(height));
+        levels.setArg(4, state.frontier[0]);
+        levels.setArg(5, state.frontier[1]);
+        levels.setArg(6, state.luma);
+        levels.setArg(7, state.labels[0]);
+        levels.setArg(8, state.stamps[0]);
+        setDecisionArguments(levels, 9);
+        const size_t residentGroups = gridBarrierGroups(info);
+        uint32_t levelBatch = firstFusedBatch;
+        while (!finished && last < cap) {
+            run.deadline.check(last);
+            const uint32_t first = last + 1;
+            const uint32_t upTo = std::min(cap, last + levelBatch);
+            run.clearGridBarrier(int(first));
+            levels.setArg(0, cl_uint(first));
+            levels.setArg(1, cl_uint(upTo));
+            queue.enqueueNDRangeKernel(levels, cl::NullRange, cl::NDRange(residentGroups * geometry.workGroup),
+                                       cl::NDRange(geometry.workGroup), nullptr,
+                                       run.timings.track("grow", "grow_levels", int(first)));
+            const size_t levelsRecord = run.timings.size() - 1;
+            run.readCounters(int(upTo));
+            if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
+                // Nothing ran: go on one iteration per launch.
+                run.result.note = "fusion=" + fusionName(run.variant.fusion) + ": not all " +
+                                  std::to_string(residentGroups) + " work-groups ran at once on " + info.name +
                                   ", so the run went on with one iteration per launch";
-                    break;
-                }
-                if (counters[gridVerdictSlot] != verdictGo)
-                    throw OpenClError("region growing on " + info.name + ": the work-groups of grow_levels "
-                                      "stopped meeting at the grid barrier after iteration " +
-                                      std::to_string(counters[lastLaunchedSlot]));
-                last = counters[lastLaunchedSlot];
-                timings.coverIterations(levelsRecord, int(last),
+                break;
+            }
+            if (run.verdict() != RGX_VERDICT_GO)
+                throw OpenClError("region growing on " + info.name + ": the work-groups of grow_levels "
+                                  "stopped meeting at the grid barrier after iteration " +
+                                  std::to_string(counters[RGX_COUNTER_LAST_LAUNCHED]));
+            last = counters[RGX_COUNTER_LAST_LAUNCHED];
+            run.timings.coverIterations(levelsRecord, int(last),
                                         "iterations " + std::to_string(first) + " to " + std::to_string(last) +
                                             " in one launch, a grid barrier between them");
-                finished = counters[last % 3] == 0;
-                levelBatch = std::min(levelBatch * 2, largestFusedBatch);
-                if (control.progress)
-                    control.progress(last, counters[last % 3]);
-            }
+            finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
+            levelBatch = std::min(levelBatch * 2, largestFusedBatch);
+            run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
         }
-        while (!finished && last < cap) {
-            deadline.check(last);
-            const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);
-            for (uint32_t j = 0; j < count; ++j) {
-                last += 1;
-                enqueueIteration(last, counters[(last - 1) % 3]);
-            }
-            readCounters(last);
-            finished = counters[last % 3] == 0;
-            batch = std::min<uint32_t>(batch * 2, 64);
-            if (control.progress)
-                control.progress(last, counters[last % 3]);
-        }
-        result.stoppedAtCap = !finished;
-
-        // The final state: in place for the queue; for the sweep in the
-        // buffers written by the last iteration enqueued (the ones after the
-        // last growth only copied it or did nothing).
-        const int finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
-        // Read back only the rows that hold classified pixels (the seeds
-        // at least); the maps already hold label 0 and stamp "never" elsewhere.
-        cl::Kernel rows(built->program, "classified_rows");
-        rows.setArg(0, stampBuffers[finalSet]);
-        rows.setArg(1, cl_uint(pixelCount));
-        rows.setArg(2, cl_uint(width));
-        rows.setArg(3, counterBuffer);
-        queue.enqueueNDRangeKernel(rows, cl::NullRange, cl::NDRange(batchedGroups * geometry.workGroup),
-                                   cl::NDRange(geometry.workGroup), nullptr,
-                                   timings.track("download", "classified_rows"));
-        queue.enqueueReadBuffer(counterBuffer, CL_TRUE, firstRowSlot * 4, 2 * 4, &counters[firstRowSlot], nullptr,
-                                timings.track("download", "read:rows"));
-        const uint32_t firstRow = counters[firstRowSlot];
-        const uint32_t lastRow = std::min<uint32_t>(counters[lastRowSlot], uint32_t(height - 1));
-        result.labels = labelMap.get();
-        result.stamps = stampMap.get();
-        if (firstRow <= lastRow) {
-            const size_t offset = size_t(firstRow) * size_t(width);
-            const size_t count = size_t(lastRow - firstRow + 1) * size_t(width);
-            queue.enqueueReadBuffer(labelBuffers[finalSet], CL_FALSE, offset * 2, count * 2,
-                                    result.labels.data() + offset, nullptr, timings.track("download", "read:labels"));
-            queue.enqueueReadBuffer(stampBuffers[finalSet], CL_FALSE, offset * 4, count * 4,
-                                    result.stamps.data() + offset, nullptr, timings.track("download", "read:stamps"));
-        }
-        queue.enqueueReadBuffer(totalsBuffer, CL_FALSE, 0, totals.size() * 4, totals.data(),
-                                nullptr, timings.track("download", "read:totals"));
-        queue.enqueueReadBuffer(deltasBuffer, CL_FALSE, 0, deltas.size() * 4, deltas.data(),
-                                nullptr, timings.track("download", "read:deltas"));
-        queue.finish();
-
-        result.regions.resize(regionTotal);
-        for (size_t k = 0; k < regionTotal; ++k)
-        {
-            // Launch `last` folded the totals up to last-1 into slot
-            // (last-1)%3; its own pixels are in the deltas of slot last%3.
-            const uint32_t* total = &totals[(statsWords * regionTotal) * ((last + 2) % 3) + statsWords * k];
-            const uint32_t* delta = &deltas[(statsWords * regionTotal) * (last % 3) + statsWords * k];
-            result.regions[k] = {uint64_t(total[0]) + delta[0],
-                                 ((uint64_t(total[2]) << 32) | total[1]) + ((uint64_t(delta[2]) << 32) | delta[1])};
-        }
-        // The largest stamp: the last iteration that accepted a pixel. Every
-        // launch notes whether the one before it grew; the last one itself
-        // is known from its count.
-        result.iterations = last == 0 ? 0 : counters[last % 3] != 0 ? last : counters[lastGrownSlot];
-        result.hostMilliseconds =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hostStart).count();
-    } catch (const cl::Error& error) {
-        stage::throwOpenClError("region growing", info.name, error);
     }
-    return result;
+    while (!finished && last < cap) {
+        run.deadline.check(last);
+        const uint32_t count = variant.driver == Driver::HostSync ? 1 : std::min(batch, cap - last);
+        for (uint32_t j = 0; j < count; ++j) {
+            last += 1;
+            enqueueIteration(last, counters[RGX_COUNTER_ACCEPTED + (last - 1) % 3]);
+        }
+        run.readCounters(int(last));
+        finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
+        batch = std::min<uint32_t>(batch * 2, 64);
+        run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+    }
+    // The final state: in place for the queue; for the sweep in the buffers
+    // written by the last iteration enqueued (the ones after the last
+    // growth only copied it or did nothing).
+    run.result.finalSet = variant.frontier == Frontier::Queue ? 0 : int(last & 1);
+}
+
+// ---------------------------------------------------------------------------
+// By tiles: many levels per grid barrier (kernels/grow_tiles.cl).
+
+// After a stalled fused launch: every tile of the touched box queued for
+// the next round; returns that round.
+uint32_t requeueTouchedTiles(Run& run)
+{
+    GrowState& state = run.state;
+    const std::vector<uint32_t>& counters = run.counters;
+    const uint32_t next = counters[RGX_COUNTER_LAST_LAUNCHED] + 2; // past any round begun
+    const uint32_t x0 = counters[RGX_COUNTER_TOUCHED + 0], y0 = counters[RGX_COUNTER_TOUCHED + 1];
+    const uint32_t x1 = counters[RGX_COUNTER_TOUCHED + 2], y1 = counters[RGX_COUNTER_TOUCHED + 3];
+    std::vector<uint32_t> tiles;
+    for (uint32_t ty = y0 / growTileSide; x0 <= x1 && ty <= y1 / growTileSide; ++ty)
+        for (uint32_t tx = x0 / growTileSide; tx <= x1 / growTileSide; ++tx)
+            tiles.push_back(ty * uint32_t(state.tilesX()) + tx);
+    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
+    std::vector<uint32_t> queued(3, 0);
+    queued[next % 3] = uint32_t(tiles.size());
+    // The marks say "not queued" for the rounds to come, the lists hold the tiles.
+    run.queue.enqueueFillBuffer(state.tileMark, cl_uint(0), 0, tileCount * 4, nullptr,
+                                run.timings.track("grow", "fill:tile_marks", int(next)));
+    run.queue.enqueueWriteBuffer(state.tileLists, CL_FALSE, (next % 2) * tileCount * 4, tiles.size() * 4,
+                                 tiles.data(), nullptr, run.timings.track("grow", "write:tile_list", int(next)));
+    run.queue.enqueueWriteBuffer(state.counters, CL_TRUE, RGX_COUNTER_TILES * 4, 3 * 4, queued.data(), nullptr,
+                                 run.timings.track("grow", "write:counters", int(next)));
+    return next;
+}
+
+void growByTiles(Run& run)
+{
+    GrowState& state = run.state;
+    const DeviceInfo& info = run.info;
+    cl::CommandQueue& queue = run.queue;
+    size_t workGroup = 0;
+    const BuiltProgram* built = &tileKernels(state.device(), workGroup);
+    run.result.kernels.insert(run.result.kernels.end(), built->kernels.begin(), built->kernels.end());
+
+    cl::Kernel tiles(built->program, "grow_tiles");
+    int a = 2;
+    tiles.setArg(a++, cl_int(state.width()));
+    tiles.setArg(a++, cl_int(state.height()));
+    tiles.setArg(a++, cl_uint(state.tilesX()));
+    tiles.setArg(a++, cl_uint(state.tilesY()));
+    tiles.setArg(a++, state.luma);
+    tiles.setArg(a++, state.labels[0]);
+    tiles.setArg(a++, state.stamps[0]);
+    tiles.setArg(a++, state.seedLuma);
+    tiles.setArg(a++, cl_uint(run.seeds.size()));
+    tiles.setArg(a++, cl_uint(run.params.lower));
+    tiles.setArg(a++, cl_uint(run.params.upper));
+    tiles.setArg(a++, cl_uint(run.params.mode));
+    tiles.setArg(a++, cl_uint(run.params.rule == Rule::All ? 1 : 0));
+    tiles.setArg(a++, cl_int(run.params.connectivity));
+    tiles.setArg(a++, cl_uint(run.cap));
+    tiles.setArg(a++, state.tileMark);
+    tiles.setArg(a++, state.tileLists);
+    tiles.setArg(a++, state.counters);
+
+    std::vector<uint32_t>& counters = run.counters;
+    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
+    const size_t residentGroups = gridBarrierGroups(info);
+    bool fused = true;
+    uint32_t round = 1; // the next round to run
+    uint32_t batch = firstFusedBatch;
+    // Rounds never exceed the largest stamp + 2: each round settles at
+    // least one more level everywhere (grow_tiles.cl). Past that, a kernel
+    // is broken; stop rather than loop.
+    uint64_t roundLimit = uint64_t(run.cap) + 3;
+    for (;;) {
+        run.deadline.check(round - 1, "tile rounds");
+        if (round > roundLimit)
+            throw OpenClError("region growing on " + info.name + ": the tiles did not settle within " +
+                              std::to_string(roundLimit) + " rounds");
+        const uint32_t upTo = round + batch - 1;
+        if (fused) {
+            run.clearGridBarrier(int(round));
+            tiles.setArg(0, cl_uint(round));
+            tiles.setArg(1, cl_uint(upTo));
+            queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(residentGroups * workGroup),
+                                       cl::NDRange(workGroup), nullptr, run.timings.track("grow", "grow_tiles", int(round)));
+            const size_t record = run.timings.size() - 1;
+            run.readCounters(int(upTo));
+            if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
+                run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups) +
+                                  " work-groups ran at once on " + info.name +
+                                  ", so the run went on with one round of tiles per launch";
+                fused = false;
+                batch = 4;
+                continue;
+            }
+            if (run.verdict() != RGX_VERDICT_GO) {
+                // A work-group stopped coming to the barrier (descheduled on a
+                // busy CPU, say): the round it was in is finished, later ones
+                // may be in part. Every tile is a function of its halo and the
+                // result is the one fixed point, so recomputing every tile
+                // touched so far, then going on as usual, ends at it exactly.
+                round = requeueTouchedTiles(run);
+                roundLimit = uint64_t(round) + run.cap + 3;
+                run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " +
+                                  info.name + ", so the run went on with one round of tiles per launch";
+                fused = false;
+                batch = 4;
+                continue;
+            }
+            run.timings.coverIterations(record, -1,
+                                        "tile rounds " + std::to_string(round) + " to " +
+                                            std::to_string(counters[RGX_COUNTER_LAST_LAUNCHED]) +
+                                            " in one launch, a grid barrier between them");
+        } else {
+            // One round per launch: the kernel boundary is the barrier.
+            const size_t groups = std::min(groupsToFill(info), tileCount);
+            for (uint32_t r = round; r <= upTo; ++r) {
+                tiles.setArg(0, cl_uint(r));
+                tiles.setArg(1, cl_uint(r));
+                queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(groups * workGroup), cl::NDRange(workGroup),
+                                           nullptr, run.timings.track("grow", "grow_tiles", int(r)));
+            }
+            run.readCounters(int(upTo));
+        }
+        const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
+        const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
+        run.progress(last, queued);
+        if (queued == 0)
+            break;
+        round = last + 1;
+        batch = std::min(batch * 2, fused ? largestFusedBatch : 64);
+    }
+    run.result.finalSet = 0;
+}
+
+// ---------------------------------------------------------------------------
+// After every driver: where the classified pixels are, the largest stamp,
+// the region statistics (kernels/grow_session.cl).
+
+void summarize(Run& run)
+{
+    GrowState& state = run.state;
+    const int set = run.result.finalSet;
+    const BuiltProgram& built = sessionKernels(state.device());
+    cl::Kernel kernel(built.program, "summarize");
+    const size_t regionTotal = run.seeds.size();
+    int a = 0;
+    kernel.setArg(a++, state.stamps[set]);
+    kernel.setArg(a++, state.labels[set]);
+    kernel.setArg(a++, state.luma);
+    kernel.setArg(a++, cl_uint(state.width()));
+    kernel.setArg(a++, cl_uint(regionTotal));
+    kernel.setArg(a++, state.counters);
+    kernel.setArg(a++, state.regionStats);
+    const size_t groups = std::min<size_t>(groupsToFill(run.info), size_t(state.height()));
+    run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * 256), cl::NDRange(256), nullptr,
+                                   run.timings.track("download", "summarize"));
+    std::vector<uint32_t> stats(RGX_REGION_STATS_WORDS * regionTotal);
+    run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, stats.size() * 4, stats.data(), nullptr,
+                                run.timings.track("download", "read:region_stats"));
+    run.readCounters(-1);
+
+    GrowRun& result = run.result;
+    result.regions.resize(regionTotal);
+    for (size_t k = 0; k < regionTotal; ++k) {
+        const uint32_t* words = &stats[RGX_REGION_STATS_WORDS * k];
+        result.regions[k] = {words[0], (uint64_t(words[2]) << 32) | words[1]};
+    }
+    const std::vector<uint32_t>& counters = run.counters;
+    result.box = {counters[RGX_COUNTER_BOX + 0], counters[RGX_COUNTER_BOX + 1], counters[RGX_COUNTER_BOX + 2],
+                  counters[RGX_COUNTER_BOX + 3]};
+    result.iterations = counters[RGX_COUNTER_MAX_STAMP];
+    result.stoppedAtCap = result.iterations == run.cap && result.iterations > 0;
+    if (counters[RGX_COUNTER_OVERFLOW] != 0)
+        throw OpenClError("region growing on " + run.info.name + ": a frontier ran past its buffer");
+}
+
+} // namespace
+
+void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const GrowParams& params,
+                       size_t regions)
+{
+    sessionKernels(device);
+    if (variant.fusion == Fusion::Tiles && tilesApply(params, regions)) {
+        size_t workGroup = 0;
+        tileKernels(device, workGroup);
+    } else {
+        Geometry geometry;
+        levelKernels(device, levelVariant(variant), geometry);
+    }
+}
+
+bool tilesApply(const GrowParams& params, size_t regions)
+{
+    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
+}
+
+void checkGrowInputs(const DeviceInfo& info, int width, int height, const std::vector<Seed>& seeds,
+                     const GrowParams& params, const GrowVariant& variant)
+{
+    validateSeeds(seeds, width, height);
+    if (auto reason = whyUnavailable(variant, info))
+        throw InputError("variant " + variant.text() + " cannot run on " + info.name + ": " + *reason);
+    if (params.connectivity != 4 && params.connectivity != 8)
+        throw InputError("connectivity must be 4 or 8, not " + std::to_string(params.connectivity));
+    const uint64_t pixelCount = uint64_t(width) * uint64_t(height);
+    const uint64_t needed = regionGrowingDeviceBytes(pixelCount, seeds.size(), variant);
+    if (pixelCount * 4 > info.maxAllocationBytes || needed > info.globalMemoryBytes ||
+        pixelCount >= 0x7FFFFFFFull) {
+        std::ostringstream message;
+        message << "the " << width << "x" << height << " image needs " << needed / (1024 * 1024)
+                << " MiB of device memory (largest buffer " << pixelCount * 4 / (1024 * 1024)
+                << " MiB); " << info.name << " has " << info.globalMemoryBytes / (1024 * 1024)
+                << " MiB, at most " << info.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
+        if (pixelCount >= 0x7FFFFFFFull)
+            message << " (and RGX handles images of fewer than 2^31 pixels)";
+        throw InputError(message.str());
+    }
+}
+
+uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
+{
+    // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
+    // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4);
+    // tiles a mark and two list entries (12 bytes) per tile of 32 x 32.
+    // fusion=tiles can fall back to levels, so it counts the queue too.
+    uint64_t perPixel = 2 + 2 + 4;
+    if (variant.frontier == Frontier::Sweep)
+        perPixel += 6;
+    else
+        perPixel += 8;
+    uint64_t bytes = pixelCount * perPixel;
+    if (variant.fusion == Fusion::Tiles)
+        bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * 12;
+    // Per region of the buffers' capacity: seed pixel and luma (8), two sets
+    // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).
+    bytes += regionCapacityFor(regionCount) * 92 + RGX_COUNTER_WORDS * 4;
+    // The read-back's narrow maps on the device: at most 2 + 4 per pixel.
+    bytes += pixelCount * 6;
+    return bytes;
+}
+
+GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const std::vector<Seed>& seeds,
+                    const GrowParams& params, const GrowVariant& variant, const RunControl& control,
+                    TimingLog& timings)
+{
+    const DeviceInfo& info = state.device().info();
+    checkGrowInputs(info, state.width(), state.height(), seeds, params, variant);
+    const bool tiles = variant.fusion == Fusion::Tiles && tilesApply(params, seeds.size());
+    Run run(state, seeds, params, variant, control, timings);
+    try {
+        state.prepareRun(variant, tiles, seeds.size(), timings);
+        PixelBox touched;
+        if (!tiles)
+            touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
+        uploadStart(run, touched);
+        std::vector<uint32_t> seedPixels, seedLuma;
+        placeSeeds(run, tiles, seedPixels, seedLuma, luma);
+        if (tiles) {
+            growByTiles(run);
+        } else if (variant.fusion == Fusion::Tiles) {
+            // The means change between iterations: one step per level is the limit.
+            run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +
+                              std::to_string(seeds.size()) +
+                              " regions a decision depends on the means of the previous iteration, so the "
+                              "run went level by level with a grid barrier between levels";
+            growByLevels(run, levelVariant(variant), seedPixels, seedLuma);
+        } else {
+            growByLevels(run, variant, seedPixels, seedLuma);
+        }
+        summarize(run);
+        state.finishRun(run.result.box);
+    } catch (const cl::Error& error) {
+        state.markFailed();
+        stage::throwOpenClError("region growing", info.name, error);
+    } catch (...) {
+        state.markFailed();
+        throw;
+    }
+    return std::move(run.result);
 }
 
 } // namespace rgx

@@ -1,13 +1,19 @@
-// Region growing on an OpenCL device (kernels/region_growing.cl), driven by
-// the host per iteration (host-sync) or in batches (host-batched).
+// Region growing on an OpenCL device, on the buffers of a GrowState: one
+// iteration per launch driven by the host (host-sync, host-batched) or the
+// device (device-enqueue), many per launch with a grid barrier between them
+// (fusion=grid-barrier), or many per grid barrier inside tiles
+// (fusion=tiles). The maps stay on the device; the run returns where the
+// classified pixels are and the region statistics.
 #pragma once
 
 #include "GrowParams.h"
+#include "GrowState.h"
 #include "Pipeline.h"
 #include "Result.h"
 #include "Seeds.h"
 #include "Variant.h"
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace rgx {
@@ -15,15 +21,40 @@ namespace rgx {
 class ComputeDevice;
 class TimingLog;
 
-// Throws InputError (seeds, unavailable variant, image too large for the
-// device), OpenClError, RunInterrupted. Appends its commands to `timings`
-// and the kernels it built to result.kernels.
-GrowResult growRegionsOnDevice(ComputeDevice& device, const std::vector<uint16_t>& luma, int width,
-                               int height, const std::vector<Seed>& seeds, const GrowParams& params,
-                               const GrowVariant& variant, const RunControl& control,
-                               TimingLog& timings);
+struct GrowRun {
+    int finalSet = 0;            // GrowState::labels/stamps[finalSet] hold the result
+    PixelBox box;                // the classified pixels
+    uint32_t iterations = 0;     // the largest stamp
+    bool stoppedAtCap = false;
+    std::vector<RegionStats> regions;
+    std::string note;            // how the run deviated from its variant, or empty
+    std::vector<KernelReport> kernels;
+};
+
+// Everything about the inputs a user can get wrong, before anything runs:
+// throws InputError (seeds, connectivity, a variant the device cannot run,
+// an image too large for the device).
+void checkGrowInputs(const DeviceInfo& device, int width, int height, const std::vector<Seed>& seeds,
+                     const GrowParams& params, const GrowVariant& variant);
+
+// Builds (or loads) the programs a run will use, so that its time does not
+// include them. Throws OpenClError with the build log.
+void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const GrowParams& params,
+                       size_t regions);
+
+// Runs on the luma the state holds (`luma` is the same on the host, for
+// the seeds' values). Throws InputError (as above), OpenClError,
+// RunInterrupted (cancel, timeout). Appends its commands to `timings`.
+GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const std::vector<Seed>& seeds,
+                    const GrowParams& params, const GrowVariant& variant, const RunControl& control,
+                    TimingLog& timings);
+
+// Whether fusion=tiles grows by tiles for these parameters: when no
+// decision looks at a mean (mode range, or one region in mode competitive).
+// Otherwise it runs level by level with a grid barrier between levels.
+bool tilesApply(const GrowParams& params, size_t regions);
 
 // Bytes of device memory a run needs (all buffers together).
-uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, Frontier frontier);
+uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant);
 
 } // namespace rgx

@@ -46,6 +46,10 @@ TEST(Variant, FusionAppliesToTheHostBatchedQueueOnly)
     EXPECT_THROW(parseVariant("driver=device-enqueue,fusion=grid-barrier"), InputError);
     EXPECT_THROW(parseVariant("frontier=sweep,fusion=grid-barrier"), InputError);
     EXPECT_THROW(parseVariant("fusion=warp"), InputError);
+    EXPECT_THROW(parseVariant("frontier=sweep,fusion=tiles"), InputError);
+    // Where it grows by tiles there is no scan whose barriers could be left out.
+    EXPECT_THROW(parseVariant("collectives=local-nobarrier,fusion=tiles"), InputError);
+    EXPECT_EQ(parseVariant("fusion=tiles").shortText(), "host-batched/queue/atomics/tiles");
     int fusedVariants = 0;
     for (const GrowVariant& variant : allVariants())
         if (variant.fusion != Fusion::None) {
@@ -53,7 +57,8 @@ TEST(Variant, FusionAppliesToTheHostBatchedQueueOnly)
             EXPECT_EQ(variant.driver, Driver::HostBatched);
             EXPECT_EQ(variant.frontier, Frontier::Queue);
         }
-    EXPECT_EQ(fusedVariants, 5); // one per collectives choice
+    // grid-barrier with every collectives choice, tiles with all but local-nobarrier.
+    EXPECT_EQ(fusedVariants, 9);
 }
 
 TEST(Variant, WrongOnPurposeAreExactlyTheNoBarrierChoices)

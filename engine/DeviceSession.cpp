@@ -1,0 +1,221 @@
+// The resident session: the pipeline of DESIGN.md on one image kept on one
+// device, prefilter -> region growing -> postfilter, each run reusing what
+// the last one left.
+#include "DeviceSession.h"
+#include "Device.h"
+#include "Errors.h"
+#include "stages/BoxMean.h"
+#include "stages/DensityFilter.h"
+#include "stages/Gaussian.h"
+#include "stages/GrowState.h"
+#include "stages/RegionGrowing.h"
+#include "stages/StageVariants.h"
+#include "stages/TimingLog.h"
+
+#include <chrono>
+#include <future>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+namespace rgx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void checkCancel(const RunControl& control, const char* where)
+{
+    if (control.cancel && control.cancel->load())
+        throw RunInterrupted(std::string("cancelled ") + where);
+}
+
+// A full result map filled with `value`. Fresh memory costs a page fault per
+// 4 KiB page on first touch (tens of milliseconds for 4096 x 4096 maps);
+// on Linux the memory is offered for transparent huge pages first, so that
+// touching it faults once per 2 MiB where the system allows.
+template <typename T>
+std::vector<T> hostMap(size_t count, T value)
+{
+    std::vector<T> map;
+    map.reserve(count);
+#ifdef __linux__
+    constexpr uintptr_t hugePage = 2u << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(map.data()) + hugePage - 1) & ~(hugePage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(map.data() + count)) & ~(hugePage - 1);
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is harmless
+#endif
+    map.resize(count, value);
+    return map;
+}
+
+} // namespace
+
+// The stages a run needs, their programs built.
+struct DeviceSession::Prepared {
+    std::unique_ptr<BoxMean> boxMean;   // null when the prefilter is none or unchanged
+    std::unique_ptr<Gaussian> gaussian;
+    std::unique_ptr<DensityFilter> density;
+};
+
+// One run of prefilter and region growing, its maps still on the device.
+struct DeviceSession::Grown {
+    Clock::time_point start;
+    TimingLog timings;
+    GrowRun run;
+    std::vector<KernelReport> kernels;
+    const std::vector<uint16_t>* luma = nullptr; // the luma the regions grew on
+};
+
+DeviceSession::DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image)
+    : device_(device), image_(std::move(image))
+{
+}
+
+DeviceSession::~DeviceSession() = default;
+
+DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, const PipelineParams& params,
+                                               const GrowVariant& variant)
+{
+    const LumaImage& image = *image_;
+    // Everything a user can get wrong is reported before anything runs.
+    checkGrowInputs(device_.info(), image.width, image.height, seeds, params.grow, variant);
+    checkFilters(params);
+    // Programs are built (or loaded) first, before any other thread starts:
+    // the host time counts from the first command of the run to its result,
+    // and a runtime's compiler may load libraries the first time it runs.
+    Prepared prepared;
+    const PrefilterSpec& pre = params.prefilter;
+    if (pre.kind != PrefilterSpec::Kind::None && prefilterText(pre) != filteredKey_) {
+        if (pre.kind == PrefilterSpec::Kind::BoxMean)
+            prepared.boxMean = std::make_unique<BoxMean>(device_, pre.size, parseBoxMeanVariant(pre.variant));
+        else
+            prepared.gaussian = std::make_unique<Gaussian>(device_, pre.size, parseGaussianVariant(pre.variant));
+    }
+    const PostfilterSpec& post = params.postfilter;
+    if (post.enabled)
+        prepared.density =
+            std::make_unique<DensityFilter>(device_, post.window, post.minimum, parseDensityVariant(post.variant));
+    buildGrowPrograms(device_, variant, params.grow, seeds.size());
+    return prepared;
+}
+
+DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<Seed>& seeds,
+                                         const PipelineParams& params, const GrowVariant& variant,
+                                         const RunControl& control)
+{
+    Grown grown;
+    grown.start = Clock::now();
+    const LumaImage& image = *image_;
+    const PrefilterSpec& pre = params.prefilter;
+    const std::string key = prefilterText(pre);
+    std::unique_ptr<BoxMean>& boxMean = prepared.boxMean;
+    std::unique_ptr<Gaussian>& gaussian = prepared.gaussian;
+
+    // The prefilter runs only when it changed; its output stays for the next run.
+    if (boxMean || gaussian) {
+        filteredKey_.clear();
+        std::vector<uint16_t> filtered;
+        if (boxMean) {
+            filtered = boxMean->run(image.luma, image.width, image.height, grown.timings);
+            grown.kernels = boxMean->kernels();
+        } else {
+            filtered = gaussian->run(image.luma, image.width, image.height, grown.timings);
+            grown.kernels = gaussian->kernels();
+        }
+        filtered_ = std::make_shared<const std::vector<uint16_t>>(std::move(filtered));
+        filteredKey_ = key;
+        checkCancel(control, "after the prefilter");
+    }
+    grown.luma = pre.kind == PrefilterSpec::Kind::None ? &image.luma : filtered_.get();
+
+    if (!state_)
+        state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+    state_->setLuma(*grown.luma, key, grown.timings);
+    grown.run = growRegions(*state_, *grown.luma, seeds, params.grow, variant, control, grown.timings);
+    grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
+    return grown;
+}
+
+GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineParams& params,
+                                 const GrowVariant& variant, const RunControl& control)
+{
+    const LumaImage& image = *image_;
+    // The full maps are allocated (and their pages touched) on other threads
+    // while this one drives the device: at 4096 x 4096 that is 96 MB and tens
+    // of milliseconds the device would otherwise sit idle for.
+    Prepared prepared = prepare(seeds, params, variant);
+    const size_t pixelCount = size_t(image.pixelCount());
+    auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
+    auto stampMap = std::async(std::launch::async,
+                               [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
+    Grown grown = grow(prepared, seeds, params, variant, control);
+
+    GrowResult result;
+    result.width = image.width;
+    result.height = image.height;
+    result.labels = labelMap.get();
+    result.stamps = stampMap.get();
+    const BoxMaps maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
+                                         grown.timings);
+    maps.widen(result.labels, result.stamps);
+    result.regions = grown.run.regions;
+    result.iterations = grown.run.iterations;
+    result.stoppedAtCap = grown.run.stoppedAtCap;
+    result.note = grown.run.note;
+    result.device = device_.info().name;
+    result.variant = variant.text();
+
+    if (DensityFilter* density = prepared.density.get()) {
+        checkCancel(control, "before the postfilter");
+        result.labelsBeforePostfilter = result.labels;
+        result.stampsBeforePostfilter = result.stamps;
+        density->run(result.labels, result.stamps, image.width, image.height, grown.timings, control.cancel);
+        recountRegions(result, *grown.luma);
+        grown.kernels.insert(grown.kernels.end(), density->kernels().begin(), density->kernels().end());
+    }
+    if (params.prefilter.kind != PrefilterSpec::Kind::None)
+        result.filteredLuma = *filtered_;
+    result.kernels = std::move(grown.kernels);
+    result.timings = grown.timings.records();
+    result.hostMilliseconds = millisecondsSince(grown.start);
+    return std::make_shared<const GrowResult>(std::move(result));
+}
+
+ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const PipelineParams& params,
+                                    const GrowVariant& variant, const RunControl& control)
+{
+    if (params.postfilter.enabled)
+        throw InputError("a click returns the box maps of region growing; the postfilter " +
+                         postfilterText(params.postfilter) + " needs the full maps (run the whole pipeline)");
+    Prepared prepared = prepare(seeds, params, variant);
+    Grown grown = grow(prepared, seeds, params, variant, control);
+    ClickResult result;
+    result.maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
+                                  grown.timings);
+    result.hostMilliseconds = millisecondsSince(grown.start);
+    result.regions = grown.run.regions;
+    result.iterations = grown.run.iterations;
+    result.stoppedAtCap = grown.run.stoppedAtCap;
+    result.note = grown.run.note;
+    result.device = device_.info().name;
+    result.variant = variant.text();
+    if (params.prefilter.kind != PrefilterSpec::Kind::None)
+        result.filteredLuma = filtered_;
+    result.kernels = std::move(grown.kernels);
+    result.timings = grown.timings.records();
+    return std::make_shared<const ClickResult>(std::move(result));
+}
+
+Footprint DeviceSession::footprint() const
+{
+    return state_ ? state_->footprint() : Footprint{};
+}
+
+} // namespace rgx

@@ -1,0 +1,65 @@
+// A resident device session: one image on one device, kept there between
+// runs. The image (and its prefiltered luma) is uploaded once, the maps,
+// queues and counters are reused, a run resets only what the previous one
+// touched, and a click reads back only the box of its classified pixels in
+// the narrowest types, into recycled pinned memory. So a click costs its own
+// work, not the image's size. Opening another image or device means another
+// session; destroying it releases everything.
+#pragma once
+
+#include "Image.h"
+#include "Pipeline.h"
+#include "Result.h"
+#include "Seeds.h"
+#include "Variant.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rgx {
+
+class ComputeDevice;
+class GrowState;
+struct Footprint;
+
+class DeviceSession {
+public:
+    // The session keeps `image` alive; nothing is uploaded before the first run.
+    DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image);
+    ~DeviceSession();
+    DeviceSession(const DeviceSession&) = delete;
+    DeviceSession& operator=(const DeviceSession&) = delete;
+
+    ComputeDevice& device() { return device_; }
+    const LumaImage& image() const { return *image_; }
+    const std::shared_ptr<const LumaImage>& sharedImage() const { return image_; }
+
+    // The whole pipeline of DESIGN.md with full maps (as runDevicePipeline).
+    // Throws InputError, OpenClError, RunInterrupted.
+    GrowResultPtr run(const std::vector<Seed>& seeds, const PipelineParams& params,
+                      const GrowVariant& variant, const RunControl& control = {});
+
+    // Prefilter and region growing (a postfilter is an InputError: it needs
+    // the full maps), the result as the box maps of the classified pixels.
+    ClickResultPtr click(const std::vector<Seed>& seeds, const PipelineParams& params,
+                         const GrowVariant& variant, const RunControl& control = {});
+
+    // Device memory and pinned host memory the session holds now.
+    Footprint footprint() const;
+
+private:
+    struct Prepared;
+    struct Grown;
+    Prepared prepare(const std::vector<Seed>& seeds, const PipelineParams& params, const GrowVariant& variant);
+    Grown grow(Prepared& prepared, const std::vector<Seed>& seeds, const PipelineParams& params,
+               const GrowVariant& variant, const RunControl& control);
+
+    ComputeDevice& device_;
+    std::shared_ptr<const LumaImage> image_;
+    std::unique_ptr<GrowState> state_;
+    // The prefiltered luma of the last prefilter run, and which it was.
+    std::string filteredKey_;
+    std::shared_ptr<const std::vector<uint16_t>> filtered_;
+};
+
+} // namespace rgx

@@ -1,0 +1,200 @@
+// Device buffers of region growing kept between runs, their reset, and the
+// read-back of a run's box maps through pinned host memory.
+#include "GrowState.h"
+#include "Device.h"
+#include "TimingLog.h"
+#include "grow_counters.h"
+
+#include <algorithm>
+
+namespace rgx {
+
+// Pinned host memory for a read-back: an OpenCL buffer allocated by the
+// runtime in host memory (CL_MEM_ALLOC_HOST_PTR) and mapped once. NVIDIA's
+// driver copies into such memory by DMA at full bus speed; a read into
+// ordinary (pageable) memory is staged through a bounce buffer.
+struct GrowState::HostBlock {
+    cl::CommandQueue queue;
+    cl::Buffer buffer;
+    void* mapped = nullptr;
+    size_t bytes = 0;
+
+    HostBlock(cl::Context& context, cl::CommandQueue& commandQueue, size_t size)
+        : queue(commandQueue), buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size), bytes(size)
+    {
+        mapped = queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size);
+    }
+    ~HostBlock()
+    {
+        try {
+            queue.enqueueUnmapMemObject(buffer, mapped);
+            queue.flush();
+        } catch (const cl::Error&) {
+            // The context is going away: nothing left to unmap into.
+        }
+    }
+};
+
+GrowState::GrowState(ComputeDevice& device, int width, int height)
+    : device_(device), width_(width), height_(height)
+{
+}
+
+GrowState::~GrowState() = default;
+
+cl::Buffer GrowState::make(size_t bytes)
+{
+    return cl::Buffer(device_.context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4));
+}
+
+void GrowState::ensure(cl::Buffer& buffer, size_t bytes)
+{
+    if (buffer() == nullptr || buffer.getInfo<CL_MEM_SIZE>() < bytes)
+        buffer = make(bytes);
+}
+
+bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings)
+{
+    if (luma() != nullptr && key == lumaKey_)
+        return false;
+    ensure(luma, pixelCount() * 2);
+    device_.queue().enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
+                                       timings.track("upload", "write:luma"));
+    lumaKey_ = key;
+    return true;
+}
+
+void GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions, TimingLog& timings)
+{
+    cl::CommandQueue& queue = device_.queue();
+    const uint64_t pixels = pixelCount();
+    const bool fresh = labels[0]() == nullptr;
+    ensure(labels[0], pixels * 2);
+    ensure(stamps[0], pixels * 4);
+    if (variant.frontier == Frontier::Sweep) {
+        ensure(labels[1], pixels * 2);
+        ensure(stamps[1], pixels * 4);
+    } else if (tiles) {
+        const size_t tileCount = size_t(tilesX()) * size_t(tilesY());
+        ensure(tileMark, tileCount * 4);
+        ensure(tileLists, 2 * tileCount * 4);
+    } else {
+        ensure(frontier[0], pixels * 4);
+        ensure(frontier[1], pixels * 4);
+    }
+    if (regions > regionCapacity_) {
+        regionCapacity_ = regionCapacityFor(regions);
+        seedPixels = make(regionCapacity_ * 4);
+        seedLuma = make(regionCapacity_ * 4);
+        totals = make(3 * 3 * regionCapacity_ * 4);
+        deltas = make(3 * 3 * regionCapacity_ * 4);
+        regionStats = make(RGX_REGION_STATS_WORDS * regionCapacity_ * 4);
+    }
+    ensure(counters, RGX_COUNTER_WORDS * 4);
+
+    // Back to label 0 and stamp "never" where the previous run left pixels.
+    size_t firstRow = 0, rows = size_t(height_);
+    if (!failed_ && !fresh) {
+        firstRow = dirty_.empty() ? 0 : dirty_.y0;
+        rows = dirty_.empty() ? 0 : dirty_.y1 - dirty_.y0 + 1;
+    }
+    if (rows > 0) {
+        const size_t offset = firstRow * size_t(width_), count = rows * size_t(width_);
+        queue.enqueueFillBuffer(labels[0], cl_ushort(0), offset * 2, count * 2, nullptr,
+                                timings.track("upload", "fill:labels"));
+        queue.enqueueFillBuffer(stamps[0], cl_uint(unclassifiedStamp), offset * 4, count * 4, nullptr,
+                                timings.track("upload", "fill:stamps"));
+    }
+    if (tiles)
+        queue.enqueueFillBuffer(tileMark, cl_uint(0), 0, size_t(tilesX()) * size_t(tilesY()) * 4, nullptr,
+                                timings.track("upload", "fill:tile_marks"));
+    queue.enqueueFillBuffer(regionStats, cl_uint(0), 0, RGX_REGION_STATS_WORDS * regions * 4, nullptr,
+                            timings.track("upload", "fill:region_stats"));
+    failed_ = true; // until finishRun says where this run's pixels are
+    dirty_ = PixelBox();
+}
+
+std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
+{
+    // A block nobody else holds any more is free; the smallest that fits is taken.
+    std::shared_ptr<HostBlock> best;
+    for (const auto& block : hostBlocks_)
+        if (block.use_count() == 1 && block->bytes >= bytes && (!best || block->bytes < best->bytes))
+            best = block;
+    if (best)
+        return best;
+    // Blocks that are free but too small go: the maps have grown.
+    hostBlocks_.erase(std::remove_if(hostBlocks_.begin(), hostBlocks_.end(),
+                                     [](const auto& block) { return block.use_count() == 1; }),
+                      hostBlocks_.end());
+    hostBlocks_.push_back(std::make_shared<HostBlock>(device_.context(), device_.queue(), std::max<size_t>(bytes, 64)));
+    return hostBlocks_.back();
+}
+
+BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
+                           TimingLog& timings)
+{
+    BoxMaps maps;
+    maps.width = width_;
+    maps.height = height_;
+    if (box.empty())
+        return maps;
+    maps.x0 = int(box.x0);
+    maps.y0 = int(box.y0);
+    maps.boxWidth = int(box.x1 - box.x0 + 1);
+    maps.boxHeight = int(box.y1 - box.y0 + 1);
+    maps.labelBytes = regions <= 255 ? 1 : 2;
+    maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
+    const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
+    // Labels first, stamps after them at a 4-byte boundary.
+    const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
+
+    ensure(packedLabels_, count * size_t(maps.labelBytes));
+    ensure(packedStamps_, count * size_t(maps.stampBytes));
+    const BuiltProgram& program = device_.programs().get("grow_session.cl", "-DRGX_WG_SIZE=256");
+    cl::Kernel pack(program.program, "pack_maps");
+    int a = 0;
+    pack.setArg(a++, stamps[set]);
+    pack.setArg(a++, labels[set]);
+    pack.setArg(a++, cl_uint(width_));
+    pack.setArg(a++, cl_uint(box.x0));
+    pack.setArg(a++, cl_uint(box.y0));
+    pack.setArg(a++, cl_uint(maps.boxWidth));
+    pack.setArg(a++, cl_uint(maps.boxHeight));
+    pack.setArg(a++, cl_uint(maps.labelBytes));
+    pack.setArg(a++, cl_uint(maps.stampBytes));
+    pack.setArg(a++, packedLabels_);
+    pack.setArg(a++, packedStamps_);
+    const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
+    const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
+    cl::CommandQueue& queue = device_.queue();
+    queue.enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
+                               timings.track("download", "pack_maps"));
+
+    std::shared_ptr<HostBlock> block = hostBlock(labelBytes + count * size_t(maps.stampBytes));
+    uint8_t* host = static_cast<uint8_t*>(block->mapped);
+    queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
+                            timings.track("download", "read:labels"));
+    queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
+                            nullptr, timings.track("download", "read:stamps"));
+    queue.finish();
+    maps.labels = host;
+    maps.stamps = host + labelBytes;
+    maps.storage = std::shared_ptr<const void>(block, block->mapped);
+    return maps;
+}
+
+Footprint GrowState::footprint() const
+{
+    Footprint footprint;
+    for (const cl::Buffer* buffer : {&luma, &labels[0], &labels[1], &stamps[0], &stamps[1], &frontier[0], &frontier[1],
+                                     &tileMark, &tileLists, &seedPixels, &seedLuma, &totals, &deltas, &regionStats,
+                                     &counters, &packedLabels_, &packedStamps_})
+        if ((*buffer)() != nullptr)
+            footprint.deviceBytes += buffer->getInfo<CL_MEM_SIZE>();
+    for (const auto& block : hostBlocks_)
+        footprint.hostBytes += block->bytes;
+    return footprint;
+}
+
+} // namespace rgx

@@ -1,0 +1,108 @@
+// The device memory of region growing on one image, kept between runs by a
+// resident session (engine/DeviceSession.h): the luma, the label and stamp
+// maps, the frontier queues or tile lists, the per-region words and the
+// counters. Buffers are made on first need and reused; a run resets only the
+// rows the previous run touched. The read-back goes through pinned host
+// memory that is recycled once no result refers to it.
+#pragma once
+
+#include "OpenCl.h"
+#include "Result.h"
+#include "Variant.h"
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace rgx {
+
+class ComputeDevice;
+class TimingLog;
+
+// Side of the square tiles of fusion=tiles (kernels/grow_tiles.cl).
+constexpr int growTileSide = 32;
+
+// Regions the per-region buffers hold for a run with `regions` seeds: room
+// for twice as many, so that adding seeds one click at a time reallocates
+// rarely.
+inline size_t regionCapacityFor(size_t regions) { return regions * 2 > 64 ? regions * 2 : 64; }
+
+// A box of pixels, x0 y0 x1 y1 inclusive; empty when x0 > x1.
+struct PixelBox {
+    uint32_t x0 = 1, y0 = 1, x1 = 0, y1 = 0;
+    bool empty() const { return x0 > x1 || y0 > y1; }
+};
+
+// Bytes held by a session for a W x H image with K regions (docs/PERFORMANCE.md,
+// "Device memory", states the formula; growStateBytes computes it).
+struct Footprint {
+    uint64_t deviceBytes = 0;
+    uint64_t hostBytes = 0;   // pinned read-back memory
+};
+
+class GrowState {
+public:
+    GrowState(ComputeDevice& device, int width, int height);
+    ~GrowState();
+    GrowState(const GrowState&) = delete;
+    GrowState& operator=(const GrowState&) = delete;
+
+    ComputeDevice& device() { return device_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+    uint64_t pixelCount() const { return uint64_t(width_) * uint64_t(height_); }
+    int tilesX() const { return (width_ + growTileSide - 1) / growTileSide; }
+    int tilesY() const { return (height_ + growTileSide - 1) / growTileSide; }
+
+    // The luma the regions grow on, uploaded when `key` (the image and its
+    // prefilter) differs from the one on the device. True when it uploaded.
+    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings);
+
+    // Makes the buffers a run of this variant with `regions` seeds needs and
+    // returns the maps to the start of a run: label 0 and stamp "never"
+    // wherever the previous run touched (everywhere the first time, or
+    // after a run that failed), counters zeroed, the touched box empty.
+    void prepareRun(const GrowVariant& variant, bool tiles, size_t regions, TimingLog& timings);
+    // Where the finished run's classified pixels are: reset by the next run.
+    void finishRun(const PixelBox& classified) { dirty_ = classified; failed_ = false; }
+    // A run that stopped half-way leaves the maps unknown: reset them all.
+    void markFailed() { failed_ = true; }
+
+    cl::Buffer luma;
+    cl::Buffer labels[2];   // [1]: sweep frontier only
+    cl::Buffer stamps[2];
+    cl::Buffer frontier[2]; // queue frontier only
+    cl::Buffer tileMark;    // fusion=tiles only
+    cl::Buffer tileLists;
+    cl::Buffer seedPixels;  // per region
+    cl::Buffer seedLuma;
+    cl::Buffer totals;
+    cl::Buffer deltas;
+    cl::Buffer regionStats;
+    cl::Buffer counters;
+
+    // The box maps of the final state in sets `set` (labels and stamps),
+    // read into recycled pinned host memory.
+    BoxMaps readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
+                    TimingLog& timings);
+
+    Footprint footprint() const;
+
+private:
+    struct HostBlock;
+    cl::Buffer make(size_t bytes);
+    void ensure(cl::Buffer& buffer, size_t bytes);
+    std::shared_ptr<HostBlock> hostBlock(size_t bytes);
+
+    ComputeDevice& device_;
+    int width_;
+    int height_;
+    std::string lumaKey_;
+    size_t regionCapacity_ = 0;
+    PixelBox dirty_;
+    bool failed_ = true;       // fresh buffers: reset everything
+    cl::Buffer packedLabels_;  // the box maps in their narrow types, on the device
+    cl::Buffer packedStamps_;
+    std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
+};
+
+} // namespace rgx

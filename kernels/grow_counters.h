@@ -1,0 +1,43 @@
+// The counter words of a region-growing run: one small buffer that every
+// kernel of the run and the host share. Plain #defines, so that this file is
+// both OpenCL C and C++ (engine/stages/GrowState.cpp includes it too).
+#ifndef RGX_GROW_COUNTERS_H
+#define RGX_GROW_COUNTERS_H
+
+// Level drivers (kernels/region_growing.cl): pixels accepted in the
+// iterations i with i % 3 == slot (the next frontier's size), a frontier
+// write that ran past its buffer (only a broken variant does that), the last
+// iteration a device-side chain launched or grow_levels completed, and the
+// last iteration known to have accepted a pixel.
+#define RGX_COUNTER_ACCEPTED 0     // 3 words
+#define RGX_COUNTER_OVERFLOW 3
+#define RGX_COUNTER_LAST_LAUNCHED 4
+#define RGX_COUNTER_LAST_GROWN 5
+// The grid barrier of fused launches (kernels/grid_barrier.h): arrivals,
+// the number of the last barrier released, and the launch's verdict.
+#define RGX_COUNTER_GRID 6         // 3 words
+// Tiled growing (kernels/grow_tiles.cl): tiles queued for the rounds r with
+// r % 3 == slot.
+#define RGX_COUNTER_TILES 9        // 3 words
+// The pixels a run may have changed, x0 y0 x1 y1 inclusive (x0 > x1: none).
+#define RGX_COUNTER_TOUCHED 12     // 4 words
+// Found by summarize (kernels/grow_session.cl) after the run: the bounding
+// box of the classified pixels, x0 y0 x1 y1 inclusive, and the largest stamp.
+#define RGX_COUNTER_BOX 16         // 4 words
+#define RGX_COUNTER_MAX_STAMP 20
+#define RGX_COUNTER_WORDS 21
+
+// counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT]
+#define RGX_GRID_ARRIVALS 0
+#define RGX_GRID_RELEASED 1
+#define RGX_GRID_VERDICT 2
+#define RGX_VERDICT_GO 1
+#define RGX_VERDICT_NOT_RESIDENT 2
+#define RGX_VERDICT_STALLED 3
+
+// Region statistics after summarize: per region (count, sum low, sum high).
+#define RGX_REGION_STATS_WORDS 3
+
+#define RGX_UNCLASSIFIED 0xFFFFFFFFu
+
+#endif

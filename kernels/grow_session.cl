@@ -1,0 +1,181 @@
+// The steps of a region-growing run that do not depend on its driver: the
+// seeds placed before it, the result summarised after it (where the
+// classified pixels are, the largest stamp, each region's count and luma
+// sum) and packed into the narrowest types for the read-back. The maps
+// start the run as label 0 and stamp "never" (the host resets what the
+// previous run of the session touched).
+#include "grow_common.h"
+
+#ifndef RGX_WG_SIZE
+#define RGX_WG_SIZE 256
+#endif
+// Regions summed in local memory before one global atomic per group.
+#define LOCAL_REGIONS 256
+
+// Iteration 0: seed k starts region k. With tile_side > 0 (fusion=tiles)
+// the tiles holding seeds are queued for round 1 (the list at tile_lists +
+// first_list, tiles_x by tiles_y tiles); either way the seeds lie inside
+// the pixels the run touches.
+__kernel void place_seeds(__global const uint* seed_pixels, const uint region_total,
+                          const uint width, __global ushort* labels, __global uint* stamps,
+                          const uint tile_side, const uint tiles_x, const uint tiles_y,
+                          volatile __global uint* tile_mark, volatile __global uint* tile_lists,
+                          const uint first_list, volatile __global uint* counters)
+{
+    const uint k = get_global_id(0);
+    if (k >= region_total)
+        return;
+    const uint p = seed_pixels[k];
+    labels[p] = (ushort)(k + 1);
+    stamps[p] = 0;
+    const uint x = p % width, y = p / width;
+    volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
+    atomic_min(&touched[0], x);
+    atomic_min(&touched[1], y);
+    atomic_max(&touched[2], x);
+    atomic_max(&touched[3], y);
+    if (tile_side == 0)
+        return;
+    // The seed's tile, and the tiles beyond the edges the seed lies on: a
+    // seed never changes in its own tile, so its tile would not queue them.
+    const int tile_x = (int)(x / tile_side), tile_y = (int)(y / tile_side);
+    const uint px = x % tile_side, py = y % tile_side;
+    for (int d = -1; d < 8; ++d) {
+        const int dx = d < 0 ? 0 : neighbour_dx[d];
+        const int dy = d < 0 ? 0 : neighbour_dy[d];
+        if ((dx < 0 && px != 0) || (dx > 0 && px != tile_side - 1) || (dy < 0 && py != 0) ||
+            (dy > 0 && py != tile_side - 1))
+            continue;
+        const int nx = tile_x + dx, ny = tile_y + dy;
+        if (nx < 0 || ny < 0 || nx >= (int)tiles_x || ny >= (int)tiles_y)
+            continue;
+        const uint tile = (uint)ny * tiles_x + (uint)nx;
+        if (atomic_xchg(&tile_mark[tile], 1u) != 1u)
+            tile_lists[first_list + atomic_inc(&counters[RGX_COUNTER_TILES + 1])] = tile;
+    }
+}
+
+// Adds `count` pixels of luma sum `sum` to region k's totals: the group's in
+// local memory, or the global ones directly when there are too many regions.
+inline void add_region_run(uint k, uint count, ulong sum, bool local_regions, __local uint* stats,
+                           volatile __global uint* region_stats)
+{
+    if (local_regions) {
+        atomic_add(&stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
+        local_add_u64_wide(&stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
+    } else {
+        atomic_add(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
+        atomic_add_u64_wide(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
+    }
+}
+
+// Over the pixels the run touched (counters[RGX_COUNTER_TOUCHED]): the box
+// of the classified pixels, the largest stamp, and per region the count
+// and the luma sum (region_stats: RGX_REGION_STATS_WORDS words each,
+// zeroed by the host). Any number of work-groups of RGX_WG_SIZE.
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void summarize(__global const uint* stamps, __global const ushort* labels,
+               __global const ushort* luma, const uint width, const uint region_total,
+               volatile __global uint* counters, volatile __global uint* region_stats)
+{
+    __local uint box[4];
+    __local uint largest;
+    __local uint stats[LOCAL_REGIONS * RGX_REGION_STATS_WORDS];
+    const uint lid = get_local_id(0);
+    const bool local_regions = region_total <= LOCAL_REGIONS;
+    if (lid == 0) {
+        box[0] = box[1] = UNCLASSIFIED;
+        box[2] = box[3] = 0;
+        largest = 0;
+    }
+    for (uint i = lid; local_regions && i < region_total * RGX_REGION_STATS_WORDS; i += RGX_WG_SIZE)
+        stats[i] = 0;
+    // The local totals are zero before anyone adds to them.
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const uint x0 = counters[RGX_COUNTER_TOUCHED + 0], y0 = counters[RGX_COUNTER_TOUCHED + 1];
+    const uint x1 = counters[RGX_COUNTER_TOUCHED + 2], y1 = counters[RGX_COUNTER_TOUCHED + 3];
+    uint min_x = UNCLASSIFIED, min_y = UNCLASSIFIED, max_x = 0, max_y = 0, max_stamp = 0;
+    // A run of pixels of one region is summed privately, then added once.
+    uint run_region = 0, run_count = 0;
+    ulong run_sum = 0;
+    // Rows to work-groups, columns to work-items: coalesced, no division.
+    for (uint y = y0 + get_group_id(0); x1 >= x0 && y <= y1; y += get_num_groups(0)) {
+        for (uint x = x0 + lid; x <= x1; x += RGX_WG_SIZE) {
+            const uint p = y * width + x;
+            const uint stamp = stamps[p];
+            if (stamp == UNCLASSIFIED)
+                continue;
+            min_x = min(min_x, x);
+            min_y = min(min_y, y);
+            max_x = max(max_x, x);
+            max_y = max(max_y, y);
+            max_stamp = max(max_stamp, stamp);
+            const uint k = labels[p];
+            if (k != run_region && run_count > 0) {
+                add_region_run(run_region, run_count, run_sum, local_regions, stats, region_stats);
+                run_count = 0;
+                run_sum = 0;
+            }
+            if (k >= 1 && k <= region_total) {
+                run_region = k;
+                run_count += 1;
+                run_sum += luma[p];
+            }
+        }
+    }
+    if (run_count > 0)
+        add_region_run(run_region, run_count, run_sum, local_regions, stats, region_stats);
+    if (min_x != UNCLASSIFIED) {
+        atomic_min(&box[0], min_x);
+        atomic_min(&box[1], min_y);
+        atomic_max(&box[2], max_x);
+        atomic_max(&box[3], max_y);
+        atomic_max(&largest, max_stamp);
+    }
+    // Every work-item has added its share to the group's totals.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0 && box[0] != UNCLASSIFIED) {
+        atomic_min(&counters[RGX_COUNTER_BOX + 0], box[0]);
+        atomic_min(&counters[RGX_COUNTER_BOX + 1], box[1]);
+        atomic_max(&counters[RGX_COUNTER_BOX + 2], box[2]);
+        atomic_max(&counters[RGX_COUNTER_BOX + 3], box[3]);
+        atomic_max(&counters[RGX_COUNTER_MAX_STAMP], largest);
+    }
+    for (uint k = lid; local_regions && k < region_total; k += RGX_WG_SIZE) {
+        const __local uint* mine = &stats[k * RGX_REGION_STATS_WORDS];
+        if (mine[0] == 0)
+            continue;
+        volatile __global uint* theirs = &region_stats[k * RGX_REGION_STATS_WORDS];
+        atomic_add(&theirs[0], mine[0]);
+        atomic_add_u64_wide(&theirs[1], ((ulong)mine[2] << 32) | mine[1]);
+    }
+}
+
+// The labels and stamps of the box x0, y0, box_width x box_height, row by
+// row, in the narrowest types that hold them: labels as uchar when
+// label_bytes is 1 (at most 255 regions), stamps as ushort when stamp_bytes
+// is 2 (every stamp below 0xFFFF, which then means "never"). A 2-D launch:
+// dimension 0 walks the columns, dimension 1 the rows.
+__kernel void pack_maps(__global const uint* stamps, __global const ushort* labels, const uint width,
+                        const uint x0, const uint y0, const uint box_width, const uint box_height,
+                        const uint label_bytes, const uint stamp_bytes,
+                        __global uchar* packed_labels, __global uchar* packed_stamps)
+{
+    for (uint row = get_group_id(1); row < box_height; row += get_num_groups(1)) {
+        for (uint column = get_global_id(0); column < box_width; column += get_global_size(0)) {
+            const uint p = (y0 + row) * width + x0 + column;
+            const uint i = row * box_width + column;
+            const ushort label = labels[p];
+            const uint stamp = stamps[p];
+            if (label_bytes == 1)
+                packed_labels[i] = (uchar)label;
+            else
+                ((__global ushort*)packed_labels)[i] = label;
+            if (stamp_bytes == 2)
+                ((__global ushort*)packed_stamps)[i] = stamp == UNCLASSIFIED ? (ushort)0xFFFF : (ushort)stamp;
+            else
+                ((__global uint*)packed_stamps)[i] = stamp;
+        }
+    }
+}

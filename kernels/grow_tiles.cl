@@ -1,0 +1,351 @@
+// Region growing by tiles (fusion=tiles): many iterations of SPEC.md per
+// grid barrier, for the runs whose decision never looks at a region mean:
+// mode range (a candidate joins the smallest eligible region whose range
+// holds its luma), and mode competitive with one region (a lone candidate
+// region always wins). Those runs are breadth-first searches with a fixed
+// rule, and a work-group can run many of their levels inside one tile of
+// the image in local memory.
+//
+// The image is cut into square tiles of RGX_TILE_SIDE pixels. A tile's
+// labels and stamps are a function of its halo (the ring of pixels around
+// it) and of the seeds inside it: the SPEC's iterations run inside the tile,
+// level after level, with each halo pixel joining as a source at its own
+// stamp. So the run is a fixed point of "every tile = f(its halo)", and that
+// fixed point is unique (a pixel's stamp and label follow from its
+// neighbours' smaller stamps alone). The work-groups reach it in rounds:
+//   - round r works through the list of tiles queued for it: each is
+//     recomputed from scratch, from its halo as it is in global memory now;
+//   - a pixel on a tile's edge that changed (a shorter path arrived later,
+//     or another region's) queues the neighbouring tile(s) for round r + 1;
+//   - the work-groups meet at a grid barrier between rounds
+//     (grid_barrier.h); the run ends when a round queues nothing.
+// The stamps are the SPEC's iteration numbers bit for bit: a tile is only
+// ever final when its halo is, and a halo read while a neighbour was still
+// writing it is read again, because that neighbour's change queues the tile.
+//
+// Build options: RGX_WG_SIZE (work-group size, dividing RGX_TILE_SIDE^2) and
+// RGX_TILE_SIDE.
+#include "grid_barrier.h"
+#include "grow_common.h"
+
+#ifndef RGX_TILE_SIDE
+#define RGX_TILE_SIDE 32
+#endif
+#define SIDE RGX_TILE_SIDE
+#define PITCH (SIDE + 2)
+// Pixels per work-item, and halo pixels per work-item (rounded up).
+#define OWN (SIDE * SIDE / RGX_WG_SIZE)
+#define HALO (4 * SIDE + 4)
+#define HALO_OWN ((HALO + RGX_WG_SIZE - 1) / RGX_WG_SIZE)
+
+// The tile coordinates (-1..SIDE) of halo pixel h: top row, bottom row,
+// left column, right column, then the four corners.
+inline int2 halo_position(int h)
+{
+    if (h < SIDE)
+        return (int2)(h, -1);
+    if (h < 2 * SIDE)
+        return (int2)(h - SIDE, SIDE);
+    if (h < 3 * SIDE)
+        return (int2)(-1, h - 2 * SIDE);
+    if (h < 4 * SIDE)
+        return (int2)(SIDE, h - 3 * SIDE);
+    const int corner = h - 4 * SIDE;
+    return (int2)((corner & 1) ? SIDE : -1, (corner & 2) ? SIDE : -1);
+}
+
+// The region a candidate joins, from its luma and the labels of its
+// settled neighbours (SPEC.md step 4), 0 when rejected; mode range only.
+inline uint smallest_region_in_range(uint value, const uint* eligible, uint count,
+                                     __global const uint* seed_luma, uint region_total,
+                                     uint lower, uint upper)
+{
+    uint best = 0;
+    for (uint e = 0; e < count; ++e) {
+        const uint k = eligible[e];
+        if (k >= 1 && k <= region_total && (best == 0 || k < best) &&
+            within_range(value, seed_luma[k - 1], lower, upper))
+            best = k;
+    }
+    return best;
+}
+
+// Rule all: the eligible regions are all regions, so the label of a pixel
+// depends on its luma alone: the smallest region whose range holds it.
+inline uint first_region_in_range(uint value, __global const uint* seed_luma, uint region_total,
+                                  uint lower, uint upper)
+{
+    for (uint k = 1; k <= region_total; ++k)
+        if (within_range(value, seed_luma[k - 1], lower, upper))
+            return k;
+    return 0;
+}
+
+// Local memory of one work-group.
+typedef struct {
+    uint stamp[PITCH * PITCH];    // the tile and its halo
+    ushort label[PITCH * PITCH];
+    uint grew[3];                 // set when level (slot) classified a pixel
+    uint next_level;              // the next halo stamp to start from
+    uint edges;                   // bit d: a changed pixel borders neighbour tile d
+    uint changed;
+    uint queued;                  // the round's tile count, broadcast to the group
+    uint verdict;                 // of the grid barrier
+} TileScratch;
+
+// Recomputes one tile from its halo and its seeds, writes what changed and
+// queues the neighbouring tiles that a changed edge pixel borders.
+inline void grow_tile(const uint tile, const uint round, const int width, const int height,
+                      const uint tiles_x, const uint tiles_y,
+                      __global const ushort* luma,
+                      volatile __global ushort* labels,
+                      volatile __global uint* stamps,
+                      __global const uint* seed_luma, const uint region_total,
+                      const uint lower, const uint upper, const uint mode,
+                      const uint rule_all, const int connectivity, const uint cap,
+                      volatile __global uint* tile_mark,
+                      volatile __global uint* next_list,
+                      volatile __global uint* counters,
+                      __local TileScratch* scratch)
+{
+    const int lid = (int)get_local_id(0);
+    const int tile_x = (int)(tile % tiles_x);
+    const int tile_y = (int)(tile / tiles_x);
+    const int x0 = tile_x * SIDE;
+    const int y0 = tile_y * SIDE;
+    const bool one_region = region_total == 1;
+
+    // The tile as global memory holds it now, and its luma.
+    uint old_stamp[OWN];
+    ushort old_label[OWN];
+    uint value[OWN];
+    uint fixed_region[OWN]; // rule all: the region the luma alone decides
+    uint todo = 0;          // bit j: pixel j may still be classified in this tile
+    for (int j = 0; j < OWN; ++j) {
+        const int index = lid + j * RGX_WG_SIZE;
+        const int px = index % SIDE, py = index / SIDE;
+        const int x = x0 + px, y = y0 + py;
+        const bool inside = x < width && y < height;
+        const uint g = inside ? (uint)y * (uint)width + (uint)x : 0;
+        old_stamp[j] = inside ? stamps[g] : UNCLASSIFIED;
+        old_label[j] = inside ? labels[g] : 0;
+        value[j] = inside ? luma[g] : 0;
+        const bool seed = old_stamp[j] == 0;
+        scratch->stamp[(py + 1) * PITCH + px + 1] = seed ? 0 : UNCLASSIFIED;
+        scratch->label[(py + 1) * PITCH + px + 1] = seed ? old_label[j] : 0;
+        fixed_region[j] = 0;
+        bool possible = inside && !seed;
+        if (possible && mode == RGX_MODE_RANGE && (one_region || rule_all)) {
+            fixed_region[j] = first_region_in_range(value[j], seed_luma, region_total, lower, upper);
+            possible = fixed_region[j] != 0;
+        }
+        if (possible)
+            todo |= 1u << j;
+    }
+    uint halo_stamp[HALO_OWN];
+    for (int j = 0; j < HALO_OWN; ++j) {
+        const int h = lid + j * RGX_WG_SIZE;
+        halo_stamp[j] = UNCLASSIFIED;
+        if (h < HALO) {
+            const int2 at = halo_position(h);
+            const int x = x0 + at.x, y = y0 + at.y;
+            const bool inside = x >= 0 && y >= 0 && x < width && y < height;
+            const uint g = inside ? (uint)y * (uint)width + (uint)x : 0;
+            halo_stamp[j] = inside ? stamps[g] : UNCLASSIFIED;
+            scratch->stamp[(at.y + 1) * PITCH + at.x + 1] = halo_stamp[j];
+            scratch->label[(at.y + 1) * PITCH + at.x + 1] = inside ? labels[g] : 0;
+        }
+    }
+    if (lid == 0) {
+        scratch->next_level = UNCLASSIFIED;
+        scratch->edges = 0;
+        scratch->changed = 0;
+        scratch->grew[0] = scratch->grew[1] = scratch->grew[2] = 0;
+    }
+    // The tile, its halo and the scratch words are in place.
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // The first level: 0 with a seed in the tile, else the smallest halo stamp.
+    for (int j = 0; j < OWN; ++j)
+        if (old_stamp[j] == 0)
+            atomic_min(&scratch->next_level, 0u);
+    for (int j = 0; j < HALO_OWN; ++j)
+        if (halo_stamp[j] != UNCLASSIFIED)
+            atomic_min(&scratch->next_level, halo_stamp[j]);
+    // Every work-item has offered its candidates for the first level.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint level = scratch->next_level;
+
+    // SPEC.md's iterations inside the tile: level -> level + 1.
+    while (level != UNCLASSIFIED && level < cap) {
+        // Read: which of my pixels join at level + 1, and which region.
+        uint joining = 0;
+        uint joined_region[OWN];
+        for (int j = 0; j < OWN; ++j) {
+            joined_region[j] = 0;
+            if ((todo & (1u << j)) == 0)
+                continue;
+            const int index = lid + j * RGX_WG_SIZE;
+            const int at = (index / SIDE + 1) * PITCH + index % SIDE + 1;
+            bool candidate = false;
+            uint eligible[8];
+            uint eligible_count = 0;
+            for (int d = 0; d < connectivity; ++d) {
+                const int n = at + neighbour_dy[d] * PITCH + neighbour_dx[d];
+                const uint stamp = scratch->stamp[n];
+                candidate |= stamp == level;
+                if (stamp <= level)
+                    eligible[eligible_count++] = scratch->label[n];
+            }
+            if (!candidate)
+                continue;
+            uint k;
+            if (mode != RGX_MODE_RANGE)
+                k = 1; // competitive with one region: the lone candidate wins
+            else if (one_region || rule_all)
+                k = fixed_region[j];
+            else
+                k = smallest_region_in_range(value[j], eligible, eligible_count, seed_luma,
+                                             region_total, lower, upper);
+            if (k != 0) {
+                joined_region[j] = k;
+                joining |= 1u << j;
+            }
+        }
+        // Every work-item has read the neighbours of this level before any
+        // of them is overwritten.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint slot = level % 3;
+        if (lid == 0)
+            scratch->grew[(level + 1) % 3] = 0; // read two levels ago, reused next level
+        for (int j = 0; j < OWN; ++j) {
+            if ((joining & (1u << j)) == 0)
+                continue;
+            const int index = lid + j * RGX_WG_SIZE;
+            const int at = (index / SIDE + 1) * PITCH + index % SIDE + 1;
+            scratch->stamp[at] = level + 1;
+            scratch->label[at] = (ushort)joined_region[j];
+        }
+        todo &= ~joining;
+        if (joining != 0)
+            atomic_or(&scratch->grew[slot], 1u);
+        // The level's pixels are in place before the next level reads them.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (scratch->grew[slot]) {
+            level += 1;
+            continue;
+        }
+        // A quiet level: nothing more grows inside the tile until the next
+        // halo pixel joins, if any does.
+        if (lid == 0)
+            scratch->next_level = UNCLASSIFIED;
+        // Nobody reads next_level from the last quiet level any more.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < HALO_OWN; ++j)
+            if (halo_stamp[j] != UNCLASSIFIED && halo_stamp[j] > level)
+                atomic_min(&scratch->next_level, halo_stamp[j]);
+        // Every halo pixel has offered its stamp.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        level = scratch->next_level;
+    }
+
+    // Write what changed; a changed edge pixel queues the tile beyond that edge.
+    for (int j = 0; j < OWN; ++j) {
+        const int index = lid + j * RGX_WG_SIZE;
+        const int px = index % SIDE, py = index / SIDE;
+        const int x = x0 + px, y = y0 + py;
+        if (x >= width || y >= height)
+            continue;
+        const int at = (py + 1) * PITCH + px + 1;
+        const uint stamp = scratch->stamp[at];
+        const ushort label = scratch->label[at];
+        if (stamp == old_stamp[j] && label == old_label[j])
+            continue;
+        const uint g = (uint)y * (uint)width + (uint)x;
+        stamps[g] = stamp;
+        labels[g] = label;
+        uint edges = (px == 0 ? 1u : 0u) | (px == SIDE - 1 ? 2u : 0u) | (py == 0 ? 4u : 0u) |
+                     (py == SIDE - 1 ? 8u : 0u);
+        if (connectivity == 8)
+            edges |= ((edges & 5u) == 5u ? 16u : 0u) | ((edges & 6u) == 6u ? 32u : 0u) |
+                     ((edges & 9u) == 9u ? 64u : 0u) | ((edges & 10u) == 10u ? 128u : 0u);
+        if (edges != 0)
+            atomic_or(&scratch->edges, edges);
+        atomic_or(&scratch->changed, 1u);
+    }
+    // Every change is written and its edges noted.
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid < 8 && (scratch->edges & (1u << lid))) {
+        const int nx = tile_x + neighbour_dx[lid];
+        const int ny = tile_y + neighbour_dy[lid];
+        if (nx >= 0 && ny >= 0 && nx < (int)tiles_x && ny < (int)tiles_y) {
+            const uint neighbour = (uint)ny * tiles_x + (uint)nx;
+            if (atomic_xchg(&tile_mark[neighbour], round + 1) != round + 1) {
+                const uint slot = atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3]);
+                next_list[slot] = neighbour;
+            }
+        }
+    }
+    if (lid == 8 && scratch->changed) {
+        volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
+        atomic_min(&touched[0], (uint)x0);
+        atomic_min(&touched[1], (uint)y0);
+        atomic_max(&touched[2], (uint)min(x0 + SIDE, width) - 1);
+        atomic_max(&touched[3], (uint)min(y0 + SIDE, height) - 1);
+    }
+    // The scratch words are read before the next tile resets them.
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Rounds first_round..last_round. With more than one round the work-groups
+// must all be resident: a roll call checks it, and they meet at a grid
+// barrier between rounds. With one round (the host's fallback, one launch
+// per round) the kernel boundary separates the rounds.
+// tile_lists holds two lists of tiles_x * tiles_y entries: round r works
+// through list r % 2 (counters[RGX_COUNTER_TILES + r % 3] entries) and
+// queues round r + 1 in the other.
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void grow_tiles(const uint first_round, const uint last_round,
+                const int width, const int height, const uint tiles_x, const uint tiles_y,
+                __global const ushort* luma,
+                volatile __global ushort* labels,
+                volatile __global uint* stamps,
+                __global const uint* seed_luma, const uint region_total,
+                const uint lower, const uint upper, const uint mode,
+                const uint rule_all, const int connectivity, const uint cap,
+                volatile __global uint* tile_mark,
+                volatile __global uint* tile_lists,
+                volatile __global uint* counters)
+{
+    __local TileScratch scratch;
+    const bool fused = last_round > first_round;
+    if (fused && !grid_roll_call(counters + RGX_COUNTER_GRID, &scratch.verdict))
+        return;
+    const uint tile_count = tiles_x * tiles_y;
+    uint passed = 0;
+    for (uint round = first_round; round <= last_round; ++round) {
+        // The count is complete: the last grid barrier or launch ended its writers.
+        if (get_local_id(0) == 0)
+            scratch.queued = counters[RGX_COUNTER_TILES + round % 3];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint queued = scratch.queued;
+        // Everyone has the count before the next round overwrites it.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (queued == 0)
+            break;
+        // Round r - 1's count was read by every group before the last barrier;
+        // it becomes round r + 2's.
+        if (get_global_id(0) == 0)
+            counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
+        volatile __global uint* list = tile_lists + (round % 2) * tile_count;
+        volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
+        for (uint t = get_group_id(0); t < queued; t += get_num_groups(0))
+            grow_tile(list[t], round, width, height, tiles_x, tiles_y, luma, labels, stamps,
+                      seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap,
+                      tile_mark, next_list, counters, &scratch);
+        if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict))
+            return;
+        if (get_global_id(0) == 0)
+            counters[RGX_COUNTER_LAST_LAUNCHED] = round;
+    }
+}

@@ -1,0 +1,206 @@
+// The resident session (engine/DeviceSession.h): a sequence of clicks on one
+// image, each result equal to the CPU reference bit for bit on every device,
+// including clicks that shrink a region (nothing of the previous run may
+// survive), with the image uploaded once and the buffers reused.
+#include "TestImages.h"
+#include "Device.h"
+#include "DeviceSession.h"
+#include "Errors.h"
+#include "Pipeline.h"
+#include "stages/GrowState.h"
+#include "stages/RegionGrowing.h"
+
+#include <gtest/gtest.h>
+
+using namespace rgx;
+
+namespace {
+
+struct Click {
+    std::string step;
+    std::vector<Seed> seeds;
+    PipelineParams params;
+};
+
+// Add a seed, add a second, move one, widen the range, narrow it (the
+// region shrinks), change the mode, remove one, back to the first.
+std::vector<Click> clickSequence(const LumaImage& image)
+{
+    PipelineParams range;
+    range.grow.mode = Mode::Range;
+    range.grow.lower = 12;
+    range.grow.upper = 12;
+    const Seed a{image.width / 3, image.height / 2};
+    const Seed b{2 * image.width / 3, image.height / 3};
+    const Seed moved{image.width / 2, 2 * image.height / 3};
+    std::vector<Click> clicks = {{"add a seed", {a}, range}, {"add a second", {a, b}, range},
+                                 {"move one", {a, moved}, range}};
+    PipelineParams wide = range;
+    wide.grow.lower = wide.grow.upper = 40;
+    clicks.push_back({"widen the range", {a, moved}, wide});
+    PipelineParams narrow = range;
+    narrow.grow.lower = narrow.grow.upper = 3;
+    clicks.push_back({"narrow the range", {a, moved}, narrow});
+    PipelineParams competitive;
+    clicks.push_back({"competitive mode", {a, moved}, competitive});
+    clicks.push_back({"remove one", {moved}, competitive});
+    PipelineParams eight = range;
+    eight.grow.connectivity = 8;
+    eight.prefilter = parsePrefilter("boxmean:3");
+    clicks.push_back({"boxmean prefilter, connectivity 8", {moved}, eight});
+    clicks.push_back({"the first click again", {a}, range});
+    return clicks;
+}
+
+void expectEqual(const GrowResult& expected, const GrowResult& actual, const std::string& what)
+{
+    const ResultDiff diff = compareResults(expected, actual);
+    ASSERT_EQ(diff.differingPixels, 0u)
+        << what << ": first differing pixel (" << diff.firstDifferingPixel % expected.width << ","
+        << diff.firstDifferingPixel / expected.width << ") expected label "
+        << expected.labels[size_t(diff.firstDifferingPixel)] << " stamp "
+        << expected.stamps[size_t(diff.firstDifferingPixel)] << ", got label "
+        << actual.labels[size_t(diff.firstDifferingPixel)] << " stamp " << actual.stamps[size_t(diff.firstDifferingPixel)];
+    EXPECT_EQ(expected.iterations, actual.iterations) << what;
+    EXPECT_EQ(expected.stoppedAtCap, actual.stoppedAtCap) << what;
+    ASSERT_EQ(expected.regions.size(), actual.regions.size()) << what;
+    for (size_t k = 0; k < expected.regions.size(); ++k) {
+        EXPECT_EQ(expected.regions[k].count, actual.regions[k].count) << what << ", region " << k + 1;
+        EXPECT_EQ(expected.regions[k].sum, actual.regions[k].sum) << what << ", region " << k + 1;
+    }
+}
+
+int uploads(const std::vector<TimingRecord>& timings, const std::string& kernel)
+{
+    int count = 0;
+    for (const TimingRecord& record : timings)
+        count += record.kernel == kernel ? 1 : 0;
+    return count;
+}
+
+} // namespace
+
+TEST(DeviceSession, EveryClickEqualsTheReferenceOnEveryDevice)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(181, 133, test::PixelKind::Grey8, 7));
+    const std::vector<Click> clicks = clickSequence(*image);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variantText : {"", "fusion=tiles", "driver=host-sync,collectives=local",
+                                        "collectives=local,fusion=grid-barrier", "frontier=sweep,tile=direct"}) {
+            const GrowVariant variant = parseVariant(variantText);
+            DeviceSession session(device, image);
+            for (size_t c = 0; c < clicks.size(); ++c) {
+                const std::string what = info.name + ", " + variant.text() + ", click " + std::to_string(c + 1) +
+                                         " (" + clicks[c].step + ")";
+                const GrowResultPtr expected = runReferencePipeline(*image, clicks[c].seeds, clicks[c].params);
+                const ClickResultPtr click = session.click(clicks[c].seeds, clicks[c].params, variant);
+                expectEqual(*expected, click->toGrowResult(), what);
+                // The luma travels on the first click and when the prefilter changes.
+                const bool newLuma = c == 0 || clicks[c].params.prefilter.kind != clicks[c - 1].params.prefilter.kind;
+                EXPECT_EQ(uploads(click->timings, "write:luma"), newLuma ? 1 : 0) << what;
+            }
+        }
+    }
+}
+
+TEST(DeviceSession, WholePipelineRunsEqualTheReferenceBetweenClicks)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(90, 70, test::PixelKind::Grey16, 9));
+    PipelineParams post;
+    post.postfilter = parsePostfilter("density:5:6");
+    PipelineParams range;
+    range.grow.mode = Mode::Range;
+    range.grow.lower = range.grow.upper = 3000;
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        DeviceSession session(device, image);
+        const std::vector<Seed> seeds = {{10, 10}, {60, 50}};
+        expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
+                    info.name + ", postfilter");
+        expectEqual(*runReferencePipeline(*image, {{40, 30}}, range),
+                    session.click({{40, 30}}, range, parseVariant("fusion=tiles"))->toGrowResult(),
+                    info.name + ", click after the postfilter run");
+        expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
+                    info.name + ", postfilter again");
+    }
+}
+
+TEST(DeviceSession, AClickReturnsTheBoxOfItsPixelsInTheNarrowestTypes)
+{
+    // One region of 9 x 4 pixels at (20, 30) in a 100 x 80 image.
+    auto image = std::make_shared<LumaImage>();
+    image->width = 100;
+    image->height = 80;
+    image->luma.assign(100 * 80, 200);
+    for (int y = 30; y < 34; ++y)
+        for (int x = 20; x < 29; ++x)
+            image->luma[size_t(y) * 100 + size_t(x)] = 50;
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 5;
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        DeviceSession session(device, image);
+        const ClickResultPtr click = session.click({{24, 31}}, params, parseVariant("fusion=tiles"));
+        const BoxMaps& maps = click->maps;
+        EXPECT_EQ(maps.x0, 20) << info.name;
+        EXPECT_EQ(maps.y0, 30);
+        EXPECT_EQ(maps.boxWidth, 9);
+        EXPECT_EQ(maps.boxHeight, 4);
+        EXPECT_EQ(maps.labelBytes, 1);
+        EXPECT_EQ(maps.stampBytes, 2);
+        EXPECT_EQ(maps.bytes(), 9u * 4u * 3u);
+        EXPECT_EQ(maps.label(24, 31), 1);
+        EXPECT_EQ(maps.stamp(24, 31), 0u);
+        EXPECT_EQ(maps.stamp(28, 33), 4u + 2u);
+        EXPECT_EQ(maps.label(19, 31), 0);
+        EXPECT_EQ(maps.stamp(0, 0), unclassifiedStamp);
+    }
+}
+
+TEST(DeviceSession, KeptResultsStayTheSameWhileTheSessionGoesOn)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(120, 90, test::PixelKind::Grey8, 4));
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 25;
+    const DeviceInfo info = selectDevice("");
+    ComputeDevice device(info);
+    DeviceSession session(device, image);
+    const ClickResultPtr first = session.click({{30, 30}}, params, GrowVariant{});
+    const GrowResult before = first->toGrowResult();
+    for (int x = 40; x < 100; x += 20)
+        session.click({{x, 60}}, params, GrowVariant{});
+    expectEqual(before, first->toGrowResult(), "the first click's maps after three more clicks");
+}
+
+TEST(DeviceSession, FootprintStaysWithinItsBoundAndARepeatedClickAddsNothing)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(256, 256, test::PixelKind::Grey8, 5));
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 30;
+    const GrowVariant tiles = parseVariant("fusion=tiles");
+    ComputeDevice device(selectDevice(""));
+    DeviceSession session(device, image);
+    const uint64_t bound = regionGrowingDeviceBytes(image->pixelCount(), 1, tiles);
+    for (int x = 10; x < 250; x += 40) {
+        session.click({{x, x}}, params, tiles);
+        const Footprint before = session.footprint();
+        EXPECT_LE(before.deviceBytes, bound);
+        session.click({{x, x}}, params, tiles);
+        EXPECT_EQ(session.footprint().deviceBytes, before.deviceBytes);
+        EXPECT_EQ(session.footprint().hostBytes, before.hostBytes);
+    }
+}
+
+TEST(DeviceSession, AClickWithAPostfilterIsAnInputError)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(20, 20, test::PixelKind::Grey8, 1));
+    PipelineParams params;
+    params.postfilter = parsePostfilter("density:3:2");
+    ComputeDevice device(selectDevice(""));
+    DeviceSession session(device, image);
+    EXPECT_THROW(session.click({{5, 5}}, params, GrowVariant{}), InputError);
+}

@@ -1,0 +1,272 @@
+// fusion=tiles on images made to be hard for it, on every device: corridors
+// one pixel wide that cross tile borders again and again (a spiral, a
+// maze), a region that leaves its tile and comes back with a shorter path
+// than the one inside, seeds on tile edges and corners, many regions
+// meeting. Every result equals the CPU reference bit for bit.
+#include "TestImages.h"
+#include "Device.h"
+#include "Pipeline.h"
+#include "reference/RegionGrowingReference.h"
+#include "stages/GrowState.h"
+
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace rgx;
+
+namespace {
+
+constexpr uint16_t floorLuma = 100; // corridors
+constexpr uint16_t wallLuma = 240;
+
+LumaImage filled(int width, int height, uint16_t value)
+{
+    LumaImage image;
+    image.width = width;
+    image.height = height;
+    image.luma.assign(size_t(width) * size_t(height), value);
+    return image;
+}
+
+void set(LumaImage& image, int x, int y, uint16_t value)
+{
+    image.luma[size_t(y) * size_t(image.width) + size_t(x)] = value;
+}
+
+// A square spiral corridor one pixel wide, walls one pixel wide, winding
+// from the border to the centre: its stamps run to thousands across every
+// tile border many times.
+LumaImage spiral(int size)
+{
+    LumaImage image = filled(size, size, wallLuma);
+    auto open = [&](int x, int y) { return image.luma[size_t(y) * size_t(size) + size_t(x)] == floorLuma; };
+    auto inside = [&](int x, int y) { return x >= 0 && y >= 0 && x < size && y < size; };
+    const int dx[4] = {1, 0, -1, 0}, dy[4] = {0, 1, 0, -1};
+    int x = 0, y = 0, d = 0;
+    set(image, x, y, floorLuma);
+    // Walk ahead while the pixel two steps on is not corridor (a wall of one
+    // pixel stays between the turns), turning right when blocked.
+    for (int turns = 0; turns < 2;) {
+        const int nx = x + dx[d], ny = y + dy[d];
+        const int farX = x + 2 * dx[d], farY = y + 2 * dy[d];
+        if (inside(nx, ny) && !open(nx, ny) && (!inside(farX, farY) || !open(farX, farY))) {
+            x = nx;
+            y = ny;
+            set(image, x, y, floorLuma);
+            turns = 0;
+        } else {
+            d = (d + 1) % 4;
+            ++turns;
+        }
+    }
+    return image;
+}
+
+// A perfect maze of 1-pixel corridors (depth-first carving from a seeded RNG).
+LumaImage maze(int cellsX, int cellsY, uint32_t seed)
+{
+    LumaImage image = filled(2 * cellsX + 1, 2 * cellsY + 1, wallLuma);
+    std::mt19937 rng(seed);
+    std::vector<bool> visited(size_t(cellsX) * size_t(cellsY), false);
+    std::vector<std::pair<int, int>> stack = {{0, 0}};
+    visited[0] = true;
+    set(image, 1, 1, floorLuma);
+    const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    while (!stack.empty()) {
+        const auto [cx, cy] = stack.back();
+        int options[4], count = 0;
+        for (int d = 0; d < 4; ++d) {
+            const int nx = cx + dx[d], ny = cy + dy[d];
+            if (nx >= 0 && ny >= 0 && nx < cellsX && ny < cellsY && !visited[size_t(ny) * cellsX + nx])
+                options[count++] = d;
+        }
+        if (count == 0) {
+            stack.pop_back();
+            continue;
+        }
+        const int d = options[rng() % uint32_t(count)];
+        const int nx = cx + dx[d], ny = cy + dy[d];
+        visited[size_t(ny) * cellsX + nx] = true;
+        set(image, 2 * cx + 1 + dx[d], 2 * cy + 1 + dy[d], floorLuma);
+        set(image, 2 * nx + 1, 2 * ny + 1, floorLuma);
+        stack.push_back({nx, ny});
+    }
+    return image;
+}
+
+// The seed's tile (0..31 square) holds a long corridor to the target, and a
+// short way round leaves the tile, runs through the tile to the right and
+// comes back: the tile's first pass finds the long path; the shorter one
+// arrives rounds later and must win.
+LumaImage detour()
+{
+    LumaImage image = filled(96, 40, wallLuma);
+    // Inside tile (0,0): from the seed (2,2) right to x=29, down to y=29,
+    // back left to x=2, then down to the target row y=31.
+    for (int x = 2; x <= 29; ++x)
+        set(image, x, 2, floorLuma);
+    for (int y = 2; y <= 29; ++y)
+        set(image, 29, y, floorLuma);
+    for (int x = 2; x <= 29; ++x)
+        set(image, x, 29, floorLuma);
+    for (int y = 29; y <= 31; ++y)
+        set(image, 2, y, floorLuma);
+    // The way round: up from the seed's row at x=2... out through the top
+    // row to the right tile, down its column 33, and back along row 31.
+    for (int y = 0; y <= 2; ++y)
+        set(image, 4, y, floorLuma);
+    for (int x = 4; x <= 33; ++x)
+        set(image, x, 0, floorLuma);
+    for (int y = 0; y <= 31; ++y)
+        set(image, 33, y, floorLuma);
+    for (int x = 2; x <= 33; ++x)
+        set(image, x, 31, floorLuma);
+    return image;
+}
+
+GrowParams rangeParams(int connectivity, uint32_t range = 10)
+{
+    GrowParams params;
+    params.mode = Mode::Range;
+    params.lower = range;
+    params.upper = range;
+    params.connectivity = connectivity;
+    return params;
+}
+
+void expectTilesEqualTheReference(const LumaImage& image, const std::vector<Seed>& seeds, const GrowParams& grow,
+                                  const std::string& what)
+{
+    PipelineParams params;
+    params.grow = grow;
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+        const ResultDiff diff = compareResults(*expected, *actual);
+        ASSERT_EQ(diff.differingPixels, 0u)
+            << what << " on " << info.name << ": first differing pixel (" << diff.firstDifferingPixel % image.width
+            << "," << diff.firstDifferingPixel / image.width << ") expected label "
+            << expected->labels[size_t(diff.firstDifferingPixel)] << " stamp "
+            << expected->stamps[size_t(diff.firstDifferingPixel)] << ", got label "
+            << actual->labels[size_t(diff.firstDifferingPixel)] << " stamp "
+            << actual->stamps[size_t(diff.firstDifferingPixel)];
+        EXPECT_EQ(expected->iterations, actual->iterations) << what << " on " << info.name;
+        EXPECT_EQ(expected->stoppedAtCap, actual->stoppedAtCap) << what << " on " << info.name;
+        for (size_t k = 0; k < expected->regions.size(); ++k) {
+            EXPECT_EQ(expected->regions[k].count, actual->regions[k].count) << what << ", region " << k + 1;
+            EXPECT_EQ(expected->regions[k].sum, actual->regions[k].sum) << what << ", region " << k + 1;
+        }
+        EXPECT_EQ(actual->note, "") << what << " on " << info.name << " did not grow by tiles";
+    }
+}
+
+} // namespace
+
+TEST(TiledGrowing, SpiralCorridorCrossesTileBordersManyTimes)
+{
+    const LumaImage image = spiral(150);
+    for (int connectivity : {4, 8}) {
+        const GrowResult reference = growRegionsReference(image.luma, image.width, image.height, {{0, 0}},
+                                                          rangeParams(connectivity));
+        ASSERT_GT(reference.iterations, 5000u) << "the spiral should be one long corridor";
+        expectTilesEqualTheReference(image, {{0, 0}}, rangeParams(connectivity),
+                                     "spiral, connectivity " + std::to_string(connectivity));
+    }
+}
+
+TEST(TiledGrowing, MazeOfOnePixelCorridors)
+{
+    for (uint32_t seed : {1u, 2u}) {
+        const LumaImage image = maze(60, 45, seed);
+        expectTilesEqualTheReference(image, {{1, 1}}, rangeParams(4), "maze seed " + std::to_string(seed));
+        expectTilesEqualTheReference(image, {{1, 1}, {119, 89}, {61, 45}}, rangeParams(8),
+                                     "maze seed " + std::to_string(seed) + ", three seeds, connectivity 8");
+    }
+}
+
+TEST(TiledGrowing, AShorterPathThatLeavesTheTileAndComesBackWins)
+{
+    const LumaImage image = detour();
+    const GrowResult reference = growRegionsReference(image.luma, image.width, image.height, {{2, 2}},
+                                                      rangeParams(4));
+    // The target (2,31) is reached the short way round, not along the tile's own corridor.
+    ASSERT_LT(reference.stamps[31 * 96 + 2], 100u);
+    expectTilesEqualTheReference(image, {{2, 2}}, rangeParams(4), "detour");
+}
+
+TEST(TiledGrowing, SeedsOnTileEdgesAndCorners)
+{
+    const LumaImage image = test::randomImage(130, 100, test::PixelKind::Grey8, 21);
+    const int side = growTileSide;
+    const std::vector<Seed> corners = {{side - 1, side - 1}, {side, 2 * side - 1}, {2 * side - 1, 0},
+                                       {3 * side, 3 * side - 1}, {0, side}, {129, 99}};
+    for (int connectivity : {4, 8})
+        for (size_t k = 0; k < corners.size(); ++k)
+            expectTilesEqualTheReference(image, {corners[k]}, rangeParams(connectivity, 255),
+                                         "one seed at a tile corner, connectivity " + std::to_string(connectivity));
+    expectTilesEqualTheReference(image, corners, rangeParams(8, 30), "six seeds on tile corners");
+}
+
+// Walls all round a seed except across its tile's edge (and, in 8
+// connectivity, its corner): the tile beyond is reached only from the seed
+// itself, which never changes in its own tile.
+TEST(TiledGrowing, ASeedWhoseOnlyWayOutCrossesItsTileEdge)
+{
+    const int side = growTileSide;
+    LumaImage image = filled(3 * side, 3 * side, wallLuma);
+    set(image, side - 1, side - 1, floorLuma);               // the seed, at a tile corner
+    for (int i = side; i < 3 * side; ++i)                   // the diagonal way out
+        set(image, i, i, floorLuma), set(image, i, 3 * side - 1, floorLuma);
+    expectTilesEqualTheReference(image, {{side - 1, side - 1}}, rangeParams(8), "seed at a corner, diagonal exit");
+    LumaImage edge = filled(3 * side, 2 * side, wallLuma);
+    set(edge, side - 1, 10, floorLuma);                     // the seed, on the right edge of tile 0
+    for (int x = side; x < 3 * side; ++x)
+        set(edge, x, 10, floorLuma);
+    expectTilesEqualTheReference(edge, {{side - 1, 10}}, rangeParams(4), "seed on a tile edge");
+}
+
+TEST(TiledGrowing, ManyRegionsMeetInRangeMode)
+{
+    for (uint32_t seed = 40; seed < 46; ++seed) {
+        const LumaImage image = test::randomImage(157, 121, seed % 2 ? test::PixelKind::Grey8 : test::PixelKind::Grey16, seed);
+        GrowParams params = rangeParams(seed % 3 ? 4 : 8);
+        params.lower = image.bitDepth == 16 ? 5000 : 20;
+        params.upper = image.bitDepth == 16 ? 3000 : 15;
+        params.rule = seed % 2 ? Rule::All : Rule::Adjacent;
+        const std::vector<Seed> seeds = test::randomSeeds(image.width, image.height, int(3 + seed % 4 * 9), seed);
+        expectTilesEqualTheReference(image, seeds, params, "random image seed " + std::to_string(seed));
+    }
+}
+
+TEST(TiledGrowing, OneRegionInCompetitiveModeGrowsByTiles)
+{
+    const LumaImage image = test::randomImage(200, 77, test::PixelKind::Grey16, 8);
+    GrowParams params;
+    for (int connectivity : {4, 8}) {
+        params.connectivity = connectivity;
+        expectTilesEqualTheReference(image, {{150, 40}}, params, "competitive, one seed");
+    }
+}
+
+TEST(TiledGrowing, IterationCapStopsLikeTheReference)
+{
+    const LumaImage image = maze(30, 30, 3);
+    GrowParams params = rangeParams(4);
+    params.maxIterations = 77;
+    expectTilesEqualTheReference(image, {{1, 1}}, params, "maze with a cap of 77");
+}
+
+TEST(TiledGrowing, FallsBackToLevelsWhereMeansDecideAndSaysSo)
+{
+    const LumaImage image = test::randomImage(64, 48, test::PixelKind::Grey8, 3);
+    PipelineParams params;
+    const std::vector<Seed> seeds = {{5, 5}, {50, 40}};
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+        EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name;
+        EXPECT_NE(actual->note.find("level by level"), std::string::npos) << actual->note;
+    }
+}
