@@ -6,6 +6,10 @@
 #include "Bench.h"
 #include "CliOptions.h"
 #include "Device.h"
+#include "DeviceSession.h"
+#include "bench/BenchInputs.h"
+#include "bench/Floors.h"
+#include "bench/Measure.h"
 #include "Errors.h"
 #include "Export.h"
 #include "Image.h"
@@ -183,66 +187,6 @@ struct BenchImage {
     LumaImage image;
 };
 
-// Smooth 8-bit noise: three octaves of value noise (lattice cells of 64, 16
-// and 4 pixels, bilinear between random lattice values), the same for the
-// same size and seed on every machine (mt19937 is specified exactly).
-LumaImage smoothNoise(int size, uint32_t seed)
-{
-    struct Octave {
-        int cell;
-        float amplitude;
-    };
-    const Octave octaves[] = {{64, 150.0f}, {16, 70.0f}, {4, 35.0f}};
-    std::mt19937 rng(seed);
-    std::vector<float> lattices[std::size(octaves)];
-    int latticeWidths[std::size(octaves)];
-    for (size_t o = 0; o < std::size(octaves); ++o) {
-        latticeWidths[o] = size / octaves[o].cell + 2;
-        lattices[o].resize(size_t(latticeWidths[o]) * size_t(latticeWidths[o]));
-        for (float& value : lattices[o])
-            value = float(rng()) / float(std::mt19937::max()) * 2.0f - 1.0f;
-    }
-    LumaImage image;
-    image.width = size;
-    image.height = size;
-    image.bitDepth = 8;
-    image.luma.resize(size_t(size) * size_t(size));
-    for (int y = 0; y < size; ++y) {
-        for (int x = 0; x < size; ++x) {
-            float value = 128.0f;
-            for (size_t o = 0; o < std::size(octaves); ++o) {
-                const int cell = octaves[o].cell;
-                const float fx = float(x % cell) / float(cell);
-                const float fy = float(y % cell) / float(cell);
-                const float* row = &lattices[o][size_t(y / cell) * size_t(latticeWidths[o]) + size_t(x / cell)];
-                const float* next = row + latticeWidths[o];
-                const float top = row[0] + (row[1] - row[0]) * fx;
-                const float bottom = next[0] + (next[1] - next[0]) * fx;
-                value += octaves[o].amplitude * (top + (bottom - top) * fy);
-            }
-            image.luma[size_t(y) * size_t(size) + size_t(x)] = uint16_t(std::clamp(std::lround(value), 0l, 255l));
-        }
-    }
-    return image;
-}
-
-// K seeds at the centres of the cells of a near-square grid, row by row: one
-// seed is the image centre. Empty when the image is too small for the grid.
-std::vector<Seed> gridSeeds(int width, int height, int count)
-{
-    const int columns = int(std::ceil(std::sqrt(double(count))));
-    const int rows = (count + columns - 1) / columns;
-    if (columns > width || rows > height)
-        return {};
-    std::vector<Seed> seeds;
-    for (int i = 0; i < count; ++i) {
-        const int column = i % columns, row = i / columns;
-        seeds.push_back({int((2 * int64_t(column) + 1) * width / (2 * columns)),
-                         int((2 * int64_t(row) + 1) * height / (2 * rows))});
-    }
-    return seeds;
-}
-
 std::vector<QString> sampleFiles(const QString& directory)
 {
     const QDir dir(directory);
@@ -260,24 +204,13 @@ std::vector<QString> sampleFiles(const QString& directory)
 // ---------------------------------------------------------------------------
 // Measurements
 
-struct Spread {
-    double median = 0;
-    double min = 0;
-    double max = 0;
-};
-
-Spread spreadOf(std::vector<double> values)
-{
-    Spread spread;
-    if (values.empty())
-        return spread;
-    std::sort(values.begin(), values.end());
-    const size_t middle = values.size() / 2;
-    spread.median = values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-    spread.min = values.front();
-    spread.max = values.back();
-    return spread;
-}
+using bench::GridBarrierFloor;
+using bench::LaunchFloor;
+using bench::Spread;
+using bench::gridSeeds;
+using bench::kernelMilliseconds;
+using bench::smoothNoise;
+using bench::spreadOf;
 
 // The comparison with the reference: "ok", "DIFF N" (pixels whose label or
 // stamp differ), or "DIFF sums" (same maps, different region sums).
@@ -317,7 +250,8 @@ struct Measurement {
     std::string name;   // "cpu-reference", "fast-cpu", "opencv-floodfill" or the variant text
     std::string label;  // short form for the table
     GrowVariant variant;
-    Spread hostMs;
+    Spread hostMs;                  // variants: resident clicks of one session
+    std::optional<Spread> firstMs;  // variants: the first click of a new session, upload included
     std::optional<Spread> deviceMs; // device runs only
     std::optional<Spread> idleMs;
     uint32_t iterations = 0;
@@ -330,6 +264,7 @@ struct Measurement {
     // Filled once the case is complete.
     std::optional<double> speedupOverHostSync;
     std::optional<double> perIterationOverFloor;
+    std::optional<double> perLevelOverBarrier; // fused rows: kernel time per level over the grid barrier floor
     std::optional<double> speedupOverReference;
     std::optional<double> speedupOverFastCpu;
     std::optional<double> speedupOverFloodFill;
@@ -346,69 +281,12 @@ struct BenchCase {
     std::vector<Measurement> rows; // baselines first, then the variants
 };
 
-struct LaunchFloor {
-    int launches = 0;
-    Spread pipelinedUs;  // per launch, enqueued back to back, one finish at the end
-    Spread blockingUs;   // per launch, each followed by a blocking 4-byte read
-};
-
 std::string variantLabel(const GrowVariant& variant)
 {
     std::string label = variant.shortText();
     if (variant.wrongOnPurpose())
         label += " (wrong)";
     return label;
-}
-
-double kernelMilliseconds(const std::vector<TimingRecord>& records)
-{
-    uint64_t nanoseconds = 0;
-    for (const TimingRecord& record : records)
-        if (record.kernel.rfind("read:", 0) != 0 && record.kernel.rfind("write:", 0) != 0)
-            nanoseconds += record.duration();
-    return double(nanoseconds) / 1e6;
-}
-
-// The cost of a launch that does no work: kernels/empty.cl enqueued
-// `launches` times back to back, then as often with a blocking read after
-// each (what a host-sync loop pays per iteration at the least).
-LaunchFloor measureLaunchFloor(ComputeDevice& device, int repeat)
-{
-    LaunchFloor floor;
-    floor.launches = 1000;
-    try {
-        const BuiltProgram& built =
-            device.programs().get("empty.cl", device.info().openClCStandardOption(false));
-        cl::Kernel empty(built.program, "empty");
-        cl::Buffer word(device.context(), CL_MEM_READ_WRITE, 4);
-        empty.setArg(0, word);
-        cl::CommandQueue& queue = device.queue();
-        uint32_t value = 0;
-        for (int i = 0; i < 20; ++i) // first launches pay for lazy set-up
-            queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
-        queue.finish();
-        std::vector<double> pipelined, blocking;
-        for (int r = 0; r < repeat; ++r) {
-            auto start = Clock::now();
-            for (int i = 0; i < floor.launches; ++i)
-                queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
-            queue.finish();
-            pipelined.push_back(millisecondsSince(start) * 1000.0 / floor.launches);
-            start = Clock::now();
-            for (int i = 0; i < floor.launches; ++i) {
-                queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NullRange);
-                queue.enqueueReadBuffer(word, CL_TRUE, 0, 4, &value);
-            }
-            blocking.push_back(millisecondsSince(start) * 1000.0 / floor.launches);
-        }
-        floor.pipelinedUs = spreadOf(pipelined);
-        floor.blockingUs = spreadOf(blocking);
-    } catch (const cl::Error& error) {
-        throw OpenClError(std::string("measuring the launch floor failed on ") + device.info().name + ": " +
-                              error.what() + " returned " + openClErrorName(error.err()),
-                          error.err());
-    }
-    return floor;
 }
 
 // cv::floodFill, from the rgx_floodfill module (app/FloodFillModule.cpp,
@@ -468,9 +346,9 @@ private:
 class Bench {
 public:
     Bench(const BenchSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
-          const LaunchFloor& floor, const FloodFillModule& floodFill)
+          const LaunchFloor& floor, const GridBarrierFloor& barrierFloor, const FloodFillModule& floodFill)
         : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor),
-          floodFill_(floodFill) {}
+          barrierFloor_(barrierFloor), floodFill_(floodFill) {}
 
     BenchCase runCase(const BenchImage& input, const std::vector<Seed>& seeds, Mode mode)
     {
@@ -532,8 +410,9 @@ public:
             result.rows.push_back(flood);
         }
 
+        const auto shared = std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image);
         for (const GrowVariant& variant : variants_)
-            result.rows.push_back(runVariant(image, seeds, params, variant, *truth));
+            result.rows.push_back(runVariant(shared, seeds, params, variant, *truth));
         computeRatios(result);
         return result;
     }
@@ -548,8 +427,12 @@ private:
         return measurement;
     }
 
-    Measurement runVariant(const LumaImage& image, const std::vector<Seed>& seeds, const PipelineParams& params,
-                           const GrowVariant& variant, const GrowResult& truth)
+    // A variant as a user meets it: the first click of a new session (the
+    // image uploaded, the buffers made), then the same click again and again
+    // on the resident session, each from the request to the box maps in host
+    // memory. The first click's result is the one checked.
+    Measurement runVariant(const std::shared_ptr<const LumaImage>& image, const std::vector<Seed>& seeds,
+                           const PipelineParams& params, const GrowVariant& variant, const GrowResult& truth)
     {
         Measurement measurement;
         measurement.kind = Kind::Variant;
@@ -557,22 +440,30 @@ private:
         measurement.label = variantLabel(variant);
         measurement.variant = variant;
         measurement.expectedEqual = !variant.wrongOnPurpose();
-        measurement.deviceBytes = regionGrowingDeviceBytes(image.pixelCount(), seeds.size(), variant);
+        measurement.deviceBytes = regionGrowingDeviceBytes(image->pixelCount(), seeds.size(), variant);
         RunControl control;
         control.timeoutSeconds = 3600;
-        std::vector<double> hostMs, deviceMs, idleMs;
+        std::vector<double> firstMs, hostMs, deviceMs, idleMs;
         try {
-            for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
-                const GrowResultPtr run = runDevicePipeline(device_, image, seeds, params, variant, control);
-                if (r == 0) {
-                    measurement.check = checkAgainst(truth, *run);
-                    measurement.iterations = run->iterations;
-                }
-                if (r < settings_.warmup)
+            // Warm-up sessions first: a runtime may compile on the first launch.
+            const int sessions = settings_.warmup + std::max(1, settings_.repeat / 2);
+            for (int r = 0; r < sessions; ++r) {
+                DeviceSession session(device_, image);
+                const ClickResultPtr first = session.click(seeds, params, variant, control);
+                if (r >= settings_.warmup)
+                    firstMs.push_back(first->hostMilliseconds);
+                if (r != sessions - 1)
                     continue;
-                hostMs.push_back(run->hostMilliseconds);
-                deviceMs.push_back(kernelMilliseconds(run->timings));
-                idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
+                measurement.check = checkAgainst(truth, first->toGrowResult());
+                measurement.iterations = first->iterations;
+                for (int k = 0; k < settings_.warmup + settings_.repeat; ++k) {
+                    const ClickResultPtr run = session.click(seeds, params, variant, control);
+                    if (k < settings_.warmup)
+                        continue;
+                    hostMs.push_back(run->hostMilliseconds);
+                    deviceMs.push_back(kernelMilliseconds(run->timings));
+                    idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
+                }
             }
         } catch (const InputError& error) {
             measurement.skipped = error.what(); // too large for the device: the bench goes on
@@ -582,6 +473,7 @@ private:
             measurement.failed = true;
             return measurement;
         }
+        measurement.firstMs = spreadOf(firstMs);
         measurement.hostMs = spreadOf(hostMs);
         measurement.deviceMs = spreadOf(deviceMs);
         measurement.idleMs = spreadOf(idleMs);
@@ -623,6 +515,10 @@ private:
             if (row.iterations > 0 && floor_.pipelinedUs.median > 0)
                 row.perIterationOverFloor =
                     row.hostMs.median * 1000.0 / row.iterations / floor_.pipelinedUs.median;
+            if (row.variant.fusion != Fusion::None && row.iterations > 0 && row.deviceMs && barrierFloor_.fusedUs &&
+                barrierFloor_.fusedUs->median > 0)
+                row.perLevelOverBarrier =
+                    row.deviceMs->median * 1000.0 / row.iterations / barrierFloor_.fusedUs->median;
         }
     }
 
@@ -630,6 +526,7 @@ private:
     ComputeDevice& device_;
     const std::vector<GrowVariant> variants_;
     const LaunchFloor floor_;
+    const GridBarrierFloor barrierFloor_;
     const FloodFillModule& floodFill_;
 };
 
@@ -681,9 +578,10 @@ struct Column {
 };
 
 const Column columns[] = {
-    {"implementation", 0, true}, {"host ms", 9}, {"(min..max)", 20}, {"device ms", 10},
+    {"implementation", 0, true}, {"host ms", 9}, {"(min..max)", 20}, {"first ms", 9}, {"device ms", 10},
     {"idle ms", 9},  {"iters", 6},  {"us/iter", 9},  {"Mpix/s", 8},
-    {"vs sync", 8},  {"/floor", 7}, {"vs ref", 8},   {"vs fast", 8}, {"vs fill", 8}, {"check", 11},
+    {"vs sync", 8},  {"/floor", 7}, {"/gbar", 7}, {"vs ref", 8},   {"vs fast", 8}, {"vs fill", 8},
+    {"check", 11},
 };
 
 // labelWidth: the first column's, as wide as the longest implementation name.
@@ -727,12 +625,14 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
         const bool iterates = row.kind != Kind::FloodFill;
         printRow(out, {row.label, readable(row.hostMs.median),
                        "(" + readable(row.hostMs.min) + ".." + readable(row.hostMs.max) + ")",
+                       row.firstMs ? readable(row.firstMs->median) : "-",
                        row.deviceMs ? readable(row.deviceMs->median) : "-",
                        row.idleMs ? readable(row.idleMs->median) : "-",
                        iterates ? std::to_string(row.iterations) : "-",
                        iterates && row.iterations ? readable(perIterationUs(row)) : "-",
                        readable(megapixelsPerSecond(row, benchCase)), ratioText(row.speedupOverHostSync),
-                       ratioText(row.perIterationOverFloor), ratioText(row.speedupOverReference),
+                       ratioText(row.perIterationOverFloor), ratioText(row.perLevelOverBarrier),
+                       ratioText(row.speedupOverReference),
                        ratioText(row.speedupOverFastCpu), ratioText(row.speedupOverFloodFill),
                        row.kind == Kind::Reference ? "reference" : row.check.text()},
                  labelWidth);
@@ -750,6 +650,10 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
         if (best->perIterationOverFloor)
             out << "; " << readable(perIterationUs(*best)) << " us per iteration = "
                 << ratioText(best->perIterationOverFloor) << " the launch floor";
+        if (best->perLevelOverBarrier)
+            out << "; kernel time per level " << ratioText(best->perLevelOverBarrier) << " the grid barrier floor";
+        if (best->firstMs)
+            out << "; first click " << readable(best->firstMs->median) << " ms";
         auto versus = [&](const std::optional<double>& ratio, const char* what) {
             if (!ratio)
                 return;
@@ -800,8 +704,18 @@ QJsonObject deviceJson(const DeviceInfo& device)
                        {"maxAllocationBytes", double(device.maxAllocationBytes)}};
 }
 
+QJsonObject gridBarrierJson(const GridBarrierFloor& floor)
+{
+    return QJsonObject{{"barriers", floor.barriers},
+                       {"groups", floor.groups},
+                       {"microseconds", floor.us ? QJsonValue(spreadJson(*floor.us)) : QJsonValue()},
+                       {"fusedGroups", floor.fusedGroups},
+                       {"fusedMicroseconds", floor.fusedUs ? QJsonValue(spreadJson(*floor.fusedUs)) : QJsonValue()},
+                       {"whyNot", QString::fromStdString(floor.whyNot)}};
+}
+
 QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, const LaunchFloor& floor,
-                     bool haveFloodFill, const std::vector<BenchCase>& cases,
+                     const GridBarrierFloor& barrierFloor, bool haveFloodFill, const std::vector<BenchCase>& cases,
                      const std::vector<std::string>& skipped)
 {
     QJsonArray caseArray;
@@ -817,6 +731,8 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
                 continue;
             }
             object["hostMilliseconds"] = spreadJson(row.hostMs);
+            if (row.firstMs)
+                object["firstClickMilliseconds"] = spreadJson(*row.firstMs);
             object["deviceMilliseconds"] = row.deviceMs ? QJsonValue(spreadJson(*row.deviceMs)) : QJsonValue();
             object["idleMilliseconds"] = row.idleMs ? QJsonValue(spreadJson(*row.idleMs)) : QJsonValue();
             object["iterations"] = double(row.iterations);
@@ -831,6 +747,7 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
             object["differingPixels"] = double(row.check.differingPixels);
             object["speedupOverHostSync"] = optionalJson(row.speedupOverHostSync);
             object["perIterationOverLaunchFloor"] = optionalJson(row.perIterationOverFloor);
+            object["perLevelOverGridBarrierFloor"] = optionalJson(row.perLevelOverBarrier);
             object["speedupOverReference"] = optionalJson(row.speedupOverReference);
             object["speedupOverFastCpu"] = optionalJson(row.speedupOverFastCpu);
             object["speedupOverFloodFill"] = optionalJson(row.speedupOverFloodFill);
@@ -869,6 +786,8 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
         {"launchFloor", QJsonObject{{"launches", floor.launches},
                                     {"pipelinedMicroseconds", spreadJson(floor.pipelinedUs)},
                                     {"blockingReadMicroseconds", spreadJson(floor.blockingUs)}}},
+        {"gridBarrierFloorUs", barrierFloor.us ? QJsonValue(barrierFloor.us->median) : QJsonValue()},
+        {"gridBarrierFloor", gridBarrierJson(barrierFloor)},
         {"skipped", skippedArray},
         {"cases", caseArray}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -893,14 +812,15 @@ std::string csvField(const std::string& text)
     return quoted + "\"";
 }
 
-QByteArray benchCsv(const DeviceInfo& device, const LaunchFloor& floor, const std::vector<BenchCase>& cases)
+QByteArray benchCsv(const DeviceInfo& device, const LaunchFloor& floor, const GridBarrierFloor& barrierFloor,
+                    const std::vector<BenchCase>& cases)
 {
     std::ostringstream out;
     out << "device,image,width,height,seeds,mode,implementation,kind,host_ms_median,host_ms_min,host_ms_max,"
-           "device_ms_median,device_ms_min,device_ms_max,idle_ms_median,iterations,us_per_iteration,"
+           "first_click_ms_median,device_ms_median,device_ms_min,device_ms_max,idle_ms_median,iterations,us_per_iteration,"
            "pixels_per_second,check,differing_pixels,speedup_vs_host_sync,per_iteration_vs_floor,"
-           "speedup_vs_reference,speedup_vs_fast_cpu,speedup_vs_floodfill,floor_pipelined_us,"
-           "floor_blocking_us,skipped\n";
+           "per_level_vs_grid_barrier,speedup_vs_reference,speedup_vs_fast_cpu,speedup_vs_floodfill,floor_pipelined_us,"
+           "floor_blocking_us,grid_barrier_floor_us,skipped\n";
     for (const BenchCase& benchCase : cases) {
         for (const Measurement& row : benchCase.rows) {
             const bool ran = row.skipped.empty();
@@ -910,6 +830,7 @@ QByteArray benchCsv(const DeviceInfo& device, const LaunchFloor& floor, const st
                 << csvField(row.name) << "," << kindName(row.kind) << ","
                 << csvNumber(when(ran, row.hostMs.median)) << "," << csvNumber(when(ran, row.hostMs.min)) << ","
                 << csvNumber(when(ran, row.hostMs.max)) << ","
+                << csvNumber(when(row.firstMs.has_value(), row.firstMs ? row.firstMs->median : 0)) << ","
                 << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->median : 0)) << ","
                 << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->min : 0)) << ","
                 << csvNumber(when(row.deviceMs.has_value(), row.deviceMs ? row.deviceMs->max : 0)) << ","
@@ -920,12 +841,35 @@ QByteArray benchCsv(const DeviceInfo& device, const LaunchFloor& floor, const st
                 << (ran ? (row.kind == Kind::Reference ? "reference" : csvField(row.check.text())) : "") << ","
                 << (ran ? std::to_string(row.check.differingPixels) : "") << ","
                 << csvNumber(row.speedupOverHostSync) << "," << csvNumber(row.perIterationOverFloor) << ","
-                << csvNumber(row.speedupOverReference) << "," << csvNumber(row.speedupOverFastCpu) << ","
+                << csvNumber(row.perLevelOverBarrier) << "," << csvNumber(row.speedupOverReference) << "," << csvNumber(row.speedupOverFastCpu) << ","
                 << csvNumber(row.speedupOverFloodFill) << "," << csvNumber(floor.pipelinedUs.median) << ","
-                << csvNumber(floor.blockingUs.median) << "," << csvField(row.skipped) << "\n";
+                << csvNumber(floor.blockingUs.median) << ","
+                << csvNumber(barrierFloor.us ? std::optional<double>(barrierFloor.us->median) : std::nullopt) << ","
+                << csvField(row.skipped) << "\n";
         }
     }
     return QByteArray::fromStdString(out.str());
+}
+
+// The two floors, in the words rgx-cli bench's contract uses.
+void printFloors(std::ostream& out, const LaunchFloor& floor, const GridBarrierFloor& barrierFloor)
+{
+    out << "launch floor (empty kernel, " << floor.launches << " launches): " << readable(floor.pipelinedUs.median)
+        << " us per launch pipelined (" << readable(floor.pipelinedUs.min) << ".." << readable(floor.pipelinedUs.max)
+        << "), " << readable(floor.blockingUs.median) << " us with a blocking 4-byte read after each ("
+        << readable(floor.blockingUs.min) << ".." << readable(floor.blockingUs.max) << ")\n";
+    if (barrierFloor.us) {
+        out << "grid barrier floor: " << readable(barrierFloor.us->median) << " us per barrier ("
+            << barrierFloor.barriers << " barriers between " << barrierFloor.groups
+            << " work-groups of 256, one per compute unit; " << readable(barrierFloor.us->min) << ".."
+            << readable(barrierFloor.us->max) << ")";
+        if (barrierFloor.fusedUs && barrierFloor.fusedGroups != barrierFloor.groups)
+            out << "; " << readable(barrierFloor.fusedUs->median) << " us between the " << barrierFloor.fusedGroups
+                << " work-groups of the fused drivers";
+        out << "\n";
+    } else {
+        out << "grid barrier floor: not measured: " << barrierFloor.whyNot << "\n";
+    }
 }
 
 std::string hostProcessor()
@@ -965,6 +909,8 @@ std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::
 
 bool runBench(const std::vector<std::string>& arguments)
 {
+    if (std::find(arguments.begin(), arguments.end(), "--interactive") != arguments.end())
+        return runInteractiveBench(arguments);
     const BenchSettings settings = parseSettings(arguments);
     const DeviceInfo deviceInfo = selectDevice(settings.deviceSpec);
     const std::vector<GrowVariant> variants = chooseVariants(settings.variantsText, deviceInfo);
@@ -986,19 +932,21 @@ bool runBench(const std::vector<std::string>& arguments)
         << (floodFill.available() ? "yes (mode range, one seed)" : "no, " + floodFill.whyNot())
         << "\n";
 
-    const LaunchFloor floor = measureLaunchFloor(device, std::max(settings.repeat, 3));
-    out << "launch floor (empty kernel, " << floor.launches << " launches): " << readable(floor.pipelinedUs.median)
-        << " us per launch pipelined (" << readable(floor.pipelinedUs.min) << ".." << readable(floor.pipelinedUs.max)
-        << "), " << readable(floor.blockingUs.median) << " us with a blocking 4-byte read after each ("
-        << readable(floor.blockingUs.min) << ".." << readable(floor.blockingUs.max) << ")\n"
-        << "columns: host ms from upload to result; device ms = kernel time from the profiling events; idle ms = "
-           "gaps between commands;\n"
-           "  vs sync/ref/fast/fill = speed-up over host-sync of the same frontier and collectives, the CPU "
-           "reference,\n"
-           "  the fast CPU, cv::floodFill (above 1: this row is faster); /floor = host time per iteration over the "
-           "pipelined launch floor\n";
+    const LaunchFloor floor = bench::measureLaunchFloor(device, std::max(settings.repeat, 3));
+    const GridBarrierFloor barrierFloor = bench::measureGridBarrierFloor(device, std::max(settings.repeat, 3));
+    printFloors(out, floor, barrierFloor);
+    out << "columns: host ms = a click of a resident session (request to the result's maps in host memory);\n"
+           "  first ms = the first click of a new session (the image uploaded, the buffers made); device ms = "
+           "kernel time\n"
+           "  from the profiling events; idle ms = gaps between commands; vs sync/ref/fast/fill = speed-up over "
+           "host-sync\n"
+           "  of the same frontier and collectives, the CPU reference, the fast CPU, cv::floodFill (above 1: this "
+           "row is\n"
+           "  faster); /floor = host time per iteration over the pipelined launch floor; /gbar = kernel time per "
+           "level of a\n"
+           "  fused row over the grid barrier floor of the fused grid\n";
 
-    Bench bench(settings, device, variants, floor, floodFill);
+    Bench bench(settings, device, variants, floor, barrierFloor, floodFill);
     std::vector<BenchCase> cases;
     std::vector<std::string> skipped;
     bool allEqual = true;
@@ -1032,9 +980,9 @@ bool runBench(const std::vector<std::string>& arguments)
 
     if (!settings.jsonPath.empty())
         saveFileAtomically(QString::fromStdString(settings.jsonPath),
-                           benchJson(settings, deviceInfo, floor, floodFill.available(), cases, skipped));
+                           benchJson(settings, deviceInfo, floor, barrierFloor, floodFill.available(), cases, skipped));
     if (!settings.csvPath.empty())
-        saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, cases));
+        saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, barrierFloor, cases));
     if (!allEqual)
         out << "\nsome results differ from the CPU reference or failed (see the check column)\n";
     return allEqual;

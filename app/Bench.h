@@ -8,8 +8,9 @@
 
 namespace rgx {
 
-// The usage lines of bench, for rgx-cli --help.
+// The usage lines of bench and bench --interactive, for rgx-cli --help.
 extern const char* benchUsage;
+extern const char* interactiveBenchUsage;
 
 // Runs the bench with the arguments after "bench", prints the tables and
 // writes the JSON/CSV files asked for. Returns false when a result that
@@ -17,5 +18,10 @@ extern const char* benchUsage;
 // implementation or cv::floodFill), or a correct variant failed to run.
 // Throws InputError, OpenClError.
 bool runBench(const std::vector<std::string>& arguments);
+
+// bench --interactive (app/BenchInteractive.cpp): the click script on one
+// resident session per image size and variant. Returns false when a click
+// differs from the CPU reference or a session outgrew its memory bound.
+bool runInteractiveBench(const std::vector<std::string>& arguments);
 
 } // namespace rgx

@@ -261,7 +261,7 @@ int commandSegment(const CliOptions& options)
 int run(const std::vector<std::string>& arguments)
 {
     if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
-        std::cout << usage << benchUsage;
+        std::cout << usage << benchUsage << interactiveBenchUsage;
         return arguments.empty() ? BadInput : Done;
     }
     const std::string command = arguments[0];

@@ -27,7 +27,9 @@
 // Bounded waits: the roll call gives up after RGX_ROLL_CALL_SPINS reads (a
 // resident work-group arrives within microseconds); a later barrier declares
 // the launch stalled after RGX_BARRIER_SPINS (the host sets more on CPUs).
+#ifndef RGX_ROLL_CALL_SPINS
 #define RGX_ROLL_CALL_SPINS (1u << 24)
+#endif
 #ifndef RGX_BARRIER_SPINS
 #define RGX_BARRIER_SPINS (1u << 26)
 #endif

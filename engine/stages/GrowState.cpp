@@ -27,8 +27,10 @@ struct GrowState::HostBlock {
     ~HostBlock()
     {
         try {
+            // Waited for: a runtime still unmapping when the process exits
+            // can crash in its own teardown.
             queue.enqueueUnmapMemObject(buffer, mapped);
-            queue.flush();
+            queue.finish();
         } catch (const cl::Error&) {
             // The context is going away: nothing left to unmap into.
         }

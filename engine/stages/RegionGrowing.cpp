@@ -35,14 +35,18 @@ struct Geometry {
     size_t tileHeight = 16;
 };
 
-// How long a work-group waits at a grid barrier before it declares the
-// launch stalled, in reads of the barrier word: a GPU's read takes about a
+} // namespace
+
+// How long a work-group waits at the roll call and at a grid barrier before
+// it gives up, in reads of a global word: a GPU's read takes about a
 // microsecond, a CPU's a nanosecond, and a CPU thread may be descheduled for
 // a good part of a second on a busy machine.
-std::string gridBarrierOption(const DeviceInfo& device)
+std::string gridBarrierOptions(const DeviceInfo& device)
 {
-    return device.type == "GPU" ? std::string() : " -DRGX_BARRIER_SPINS=(1u<<31)";
+    return device.type == "GPU" ? std::string() : " -DRGX_ROLL_CALL_SPINS=(1u<<27) -DRGX_BARRIER_SPINS=(1u<<31)";
 }
+
+namespace {
 
 std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& device, const Geometry& geometry)
 {
@@ -56,7 +60,7 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
             << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
             << variant.buildDefines();
     if (variant.fusion != Fusion::None)
-        options << gridBarrierOption(device);
+        options << gridBarrierOptions(device);
     if (deviceEnqueue)
         options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP="
                 << (variant.frontier == Frontier::Sweep ? 1 : 0);
@@ -66,7 +70,7 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup)
 {
     return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
-           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + gridBarrierOption(device);
+           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + gridBarrierOptions(device);
 }
 
 class Deadline {
@@ -93,17 +97,21 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+} // namespace
+
 // Work-groups for a fused launch: few enough that all can be resident at
 // once (the roll call checks it), enough to keep every compute unit busy;
 // two per compute unit on a GPU to hide latency. One compute unit
 // (Oclgrind) gets one work-group: its race detector then sees the
 // work-group's side of the kernel, the only side the OpenCL 1.2 memory
 // model speaks about.
-size_t gridBarrierGroups(const DeviceInfo& info)
+size_t fusedGroupCount(const DeviceInfo& info)
 {
     const size_t units = std::max<size_t>(1, info.computeUnits);
     return units == 1 ? 1 : units * (info.type == "GPU" ? 2 : 1);
 }
+
+namespace {
 
 // Enough work-groups to keep every compute unit busy, not more: idle groups
 // still cost scheduling in every launch.
@@ -402,7 +410,7 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
         levels.setArg(7, state.labels[0]);
         levels.setArg(8, state.stamps[0]);
         setDecisionArguments(levels, 9);
-        const size_t residentGroups = gridBarrierGroups(info);
+        const size_t residentGroups = fusedGroupCount(info);
         uint32_t levelBatch = firstFusedBatch;
         while (!finished && last < cap) {
             run.deadline.check(last);
@@ -515,7 +523,7 @@ void growByTiles(Run& run)
 
     std::vector<uint32_t>& counters = run.counters;
     const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
-    const size_t residentGroups = gridBarrierGroups(info);
+    const size_t residentGroups = fusedGroupCount(info);
     bool fused = true;
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;

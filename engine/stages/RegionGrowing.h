@@ -54,6 +54,11 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
 // Otherwise it runs level by level with a grid barrier between levels.
 bool tilesApply(const GrowParams& params, size_t regions);
 
+// Work-groups of a fused launch (grid-barrier, tiles) on this device, and
+// the build options of a program with a grid barrier (its waits).
+size_t fusedGroupCount(const DeviceInfo& device);
+std::string gridBarrierOptions(const DeviceInfo& device);
+
 // Bytes of device memory a run needs (all buffers together).
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant);
 

@@ -157,7 +157,9 @@ void expectTilesEqualTheReference(const LumaImage& image, const std::vector<Seed
             EXPECT_EQ(expected->regions[k].count, actual->regions[k].count) << what << ", region " << k + 1;
             EXPECT_EQ(expected->regions[k].sum, actual->regions[k].sum) << what << ", region " << k + 1;
         }
-        EXPECT_EQ(actual->note, "") << what << " on " << info.name << " did not grow by tiles";
+        // Fused, or one round per launch where the device's scheduler kept a
+        // work-group waiting (a busy CPU): by tiles either way.
+        EXPECT_EQ(actual->note.find("level by level"), std::string::npos) << what << " on " << info.name;
     }
 }
 
