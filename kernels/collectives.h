@@ -22,8 +22,19 @@
 #define RGX_BARRIER(flags) barrier(flags)
 #endif
 
-// Scratch space a work-group needs for these operations (in uints).
-#define RGX_SCRATCH_SIZE (RGX_WG_SIZE + 2)
+// Scratch space a work-group needs for these operations (in uints): the
+// scan's lanes (three for the local scan, which can carry two sums along),
+// then single words for a maximum, a broadcast and a word read for the
+// whole group.
+#if RGX_COLLECTIVES == RGX_COLLECTIVES_LOCAL
+#define RGX_SCAN_WORDS (3 * RGX_WG_SIZE)
+#else
+#define RGX_SCAN_WORDS RGX_WG_SIZE
+#endif
+#define RGX_SCRATCH_MAX RGX_SCAN_WORDS
+#define RGX_SCRATCH_BROADCAST (RGX_SCAN_WORDS + 1)
+#define RGX_SCRATCH_WORD (RGX_SCAN_WORDS + 2)
+#define RGX_SCRATCH_SIZE (RGX_SCAN_WORDS + 3)
 
 inline uint wg_local_id(void)
 {
@@ -55,6 +66,39 @@ inline uint wg_scan_exclusive(uint value, __local uint* scratch, uint* total)
     return inclusive - value;
 }
 
+// The same scan on lane x of three at once, carrying lanes y and z along:
+// returns x's exclusive prefix; *total receives the work-group sums of all
+// three. One pass of barriers instead of three.
+inline uint wg_scan3_exclusive(uint3 value, __local uint* scratch, uint3* total)
+{
+    const uint lid = wg_local_id();
+    __local uint* lane_y = scratch + RGX_WG_SIZE;
+    __local uint* lane_z = scratch + 2 * RGX_WG_SIZE;
+    scratch[lid] = value.x;
+    lane_y[lid] = value.y;
+    lane_z[lid] = value.z;
+    // Every work-item's values must be in place before anyone reads a neighbour's.
+    RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
+    for (uint offset = 1; offset < RGX_WG_SIZE; offset <<= 1) {
+        const bool add = lid >= offset;
+        const uint x = add ? scratch[lid - offset] : 0;
+        const uint y = add ? lane_y[lid - offset] : 0;
+        const uint z = add ? lane_z[lid - offset] : 0;
+        // All reads of this step finish before any work-item overwrites its slots.
+        RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
+        scratch[lid] += x;
+        lane_y[lid] += y;
+        lane_z[lid] += z;
+        // All writes of this step land before the next step reads them.
+        RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
+    }
+    const uint inclusive = scratch[lid];
+    *total = (uint3)(scratch[RGX_WG_SIZE - 1], lane_y[RGX_WG_SIZE - 1], lane_z[RGX_WG_SIZE - 1]);
+    // Nobody may reuse the scratch space until every work-item has read the totals.
+    RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
+    return inclusive - value.x;
+}
+
 inline uint wg_reduce_add(uint value, __local uint* scratch)
 {
     uint total;
@@ -66,13 +110,13 @@ inline uint wg_reduce_max(uint value, __local uint* scratch)
 {
     const uint lid = wg_local_id();
     if (lid == 0)
-        scratch[RGX_WG_SIZE] = 0;
+        scratch[RGX_SCRATCH_MAX] = 0;
     // The cleared maximum is visible before anyone raises it.
     RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
-    atomic_max(&scratch[RGX_WG_SIZE], value);
+    atomic_max(&scratch[RGX_SCRATCH_MAX], value);
     // Every work-item has raised it before anyone reads the result.
     RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
-    uint result = scratch[RGX_WG_SIZE];
+    uint result = scratch[RGX_SCRATCH_MAX];
     // The result is read by all before the slot is cleared again.
     RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
     return result;
@@ -83,10 +127,10 @@ inline uint wg_broadcast_first(uint value, __local uint* scratch)
 {
     const uint lid = wg_local_id();
     if (lid == 0)
-        scratch[RGX_WG_SIZE + 1] = value;
+        scratch[RGX_SCRATCH_BROADCAST] = value;
     // Work-item 0's value is in place before the others read it.
     RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
-    uint result = scratch[RGX_WG_SIZE + 1];
+    uint result = scratch[RGX_SCRATCH_BROADCAST];
     // Read by all before the slot can be written again.
     RGX_BARRIER(CLK_LOCAL_MEM_FENCE);
     return result;
@@ -178,15 +222,31 @@ inline uint wg_reduce_max(uint value, __local uint* scratch)
 inline uint wg_broadcast_first(uint value, __local uint* scratch)
 {
     if (wg_local_id() == 0)
-        scratch[RGX_WG_SIZE + 1] = value;
+        scratch[RGX_SCRATCH_BROADCAST] = value;
     // Work-item 0's value is in place before the others read it.
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint result = scratch[RGX_WG_SIZE + 1];
+    uint result = scratch[RGX_SCRATCH_BROADCAST];
     // Read by all before the slot can be written again.
     barrier(CLK_LOCAL_MEM_FENCE);
     return result;
 }
 
 #endif
+
+// A global word read once for the whole work-group: one load instead of one
+// per work-item, which on a GPU all queue at the same memory address (a
+// level's size, read by tens of thousands of work-items, cost microseconds).
+// A kernel boundary or a grid barrier must separate it from its writers.
+inline uint wg_read_once(volatile __global const uint* word, __local uint* scratch)
+{
+    if (wg_local_id() == 0)
+        scratch[RGX_SCRATCH_WORD] = *word;
+    // The word is in place before the group reads it.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint value = scratch[RGX_SCRATCH_WORD];
+    // Read by all before the slot can be written again.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return value;
+}
 
 #endif

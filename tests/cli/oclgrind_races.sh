@@ -38,13 +38,25 @@ done
 check clean "driver=host-batched,frontier=queue,collectives=atomics,fusion=grid-barrier"
 check clean "driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier"
 check race  "driver=host-batched,frontier=queue,collectives=local-nobarrier,fusion=grid-barrier"
+check clean "driver=host-batched,frontier=queue,collectives=atomics,fusion=tiles"
 check clean "driver=host-batched,frontier=sweep,collectives=atomics,tile=async"
 check clean "driver=host-batched,frontier=sweep,collectives=local,tile=direct"
 check race  "driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier"
 check race  "driver=host-batched,frontier=sweep,collectives=local-nobarrier,tile=direct"
 
-# The same through rgx-cli's own --check-races (which cuts the image down itself).
 coins=$2/resources/samples/coins.png
+# fusion=tiles over many tiles (a 384 x 303 image, seeds on tile corners and
+# edges), its first 40 iterations: clean and equal to the reference.
+log=$(oclgrind --data-races "$cli" segment --image "$coins" --seeds "31,31;64,40;90,20" --mode range \
+      --lower 60 --upper 60 --connectivity 8 --max-iterations 40 --device oclgrind --variant fusion=tiles --verify 2>&1)
+if [ "$(grep -c "data race" <<<"$log")" -eq 0 ] && grep -q "^verify: 0 pixels differ$" <<<"$log"; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: fusion=tiles over many tiles:"; grep -m 5 -A 3 "data race\|verify\|error" <<<"$log"
+    failures=$((failures + 1))
+fi
+
+# The same through rgx-cli's own --check-races (which cuts the image down itself).
 report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
          --variant driver=host-batched,frontier=queue,collectives=local 2>&1)
 grep -q "^races: none$" <<<"$report" && passes=$((passes + 1)) || { echo "FAIL: --check-races on a correct variant:"; echo "$report"; failures=$((failures + 1)); }
