@@ -23,13 +23,17 @@
 // ever final when its halo is, and a halo read while a neighbour was still
 // writing it is read again, because that neighbour's change queues the tile.
 //
-// Build options: RGX_WG_SIZE (work-group size, dividing RGX_TILE_SIDE^2) and
-// RGX_TILE_SIDE.
+// Build options: RGX_WG_SIZE (work-group size, dividing RGX_TILE_SIDE^2),
+// RGX_TILE_SIDE, and RGX_TILE_BITS: 1 for the bitmap step of a tile, where
+// every pixel's label is fixed by its own luma (then RGX_WG_SIZE is 32).
 #include "grid_barrier.h"
 #include "grow_common.h"
 
 #ifndef RGX_TILE_SIDE
 #define RGX_TILE_SIDE 32
+#endif
+#ifndef RGX_TILE_BITS
+#define RGX_TILE_BITS 0
 #endif
 #define SIDE RGX_TILE_SIDE
 #define PITCH (SIDE + 2)
@@ -81,6 +85,50 @@ inline uint first_region_in_range(uint value, __global const uint* seed_luma, ui
     return 0;
 }
 
+// The neighbouring tiles a changed pixel at (px, py) of its tile borders:
+// bit d for the direction (neighbour_dx[d], neighbour_dy[d]).
+inline uint edges_of(int px, int py, int connectivity)
+{
+    uint edges = (px == 0 ? 1u : 0u) | (px == SIDE - 1 ? 2u : 0u) | (py == 0 ? 4u : 0u) |
+                 (py == SIDE - 1 ? 8u : 0u);
+    if (connectivity == 8)
+        edges |= ((edges & 5u) == 5u ? 16u : 0u) | ((edges & 6u) == 6u ? 32u : 0u) |
+                 ((edges & 9u) == 9u ? 64u : 0u) | ((edges & 10u) == 10u ? 128u : 0u);
+    return edges;
+}
+
+// After a tile changed: the neighbours its changed edges border are queued
+// for the next round (once each), and the tile joins the touched box.
+// Work-items 0..8 of the group take part; `edges` and `changed` are the
+// group's, complete.
+inline void queue_neighbours(const int lid, const uint edges, const bool changed, const int tile_x,
+                             const int tile_y, const uint round, const int width, const int height,
+                             const uint tiles_x, const uint tiles_y, volatile __global uint* tile_mark,
+                             volatile __global uint* next_list, volatile __global uint* counters)
+{
+    if (lid < 8 && (edges & (1u << lid))) {
+        const int nx = tile_x + neighbour_dx[lid];
+        const int ny = tile_y + neighbour_dy[lid];
+        if (nx >= 0 && ny >= 0 && nx < (int)tiles_x && ny < (int)tiles_y) {
+            const uint neighbour = (uint)ny * tiles_x + (uint)nx;
+            if (atomic_xchg(&tile_mark[neighbour], round + 1) != round + 1) {
+                const uint slot = atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3]);
+                next_list[slot] = neighbour;
+            }
+        }
+    }
+    if (lid == 8 && changed) {
+        const int x0 = tile_x * SIDE, y0 = tile_y * SIDE;
+        volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
+        atomic_min(&touched[0], (uint)x0);
+        atomic_min(&touched[1], (uint)y0);
+        atomic_max(&touched[2], (uint)min(x0 + SIDE, width) - 1);
+        atomic_max(&touched[3], (uint)min(y0 + SIDE, height) - 1);
+    }
+}
+
+#if !RGX_TILE_BITS
+// Per pixel: any rule of eligibility, the labels in local memory.
 // Local memory of one work-group.
 typedef struct {
     uint stamp[PITCH * PITCH];    // the tile and its halo
@@ -264,38 +312,253 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         const uint g = (uint)y * (uint)width + (uint)x;
         stamps[g] = stamp;
         labels[g] = label;
-        uint edges = (px == 0 ? 1u : 0u) | (px == SIDE - 1 ? 2u : 0u) | (py == 0 ? 4u : 0u) |
-                     (py == SIDE - 1 ? 8u : 0u);
-        if (connectivity == 8)
-            edges |= ((edges & 5u) == 5u ? 16u : 0u) | ((edges & 6u) == 6u ? 32u : 0u) |
-                     ((edges & 9u) == 9u ? 64u : 0u) | ((edges & 10u) == 10u ? 128u : 0u);
+        const uint edges = edges_of(px, py, connectivity);
         if (edges != 0)
             atomic_or(&scratch->edges, edges);
         atomic_or(&scratch->changed, 1u);
     }
     // Every change is written and its edges noted.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid < 8 && (scratch->edges & (1u << lid))) {
-        const int nx = tile_x + neighbour_dx[lid];
-        const int ny = tile_y + neighbour_dy[lid];
-        if (nx >= 0 && ny >= 0 && nx < (int)tiles_x && ny < (int)tiles_y) {
-            const uint neighbour = (uint)ny * tiles_x + (uint)nx;
-            if (atomic_xchg(&tile_mark[neighbour], round + 1) != round + 1) {
-                const uint slot = atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3]);
-                next_list[slot] = neighbour;
-            }
-        }
-    }
-    if (lid == 8 && scratch->changed) {
-        volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
-        atomic_min(&touched[0], (uint)x0);
-        atomic_min(&touched[1], (uint)y0);
-        atomic_max(&touched[2], (uint)min(x0 + SIDE, width) - 1);
-        atomic_max(&touched[3], (uint)min(y0 + SIDE, height) - 1);
-    }
+    queue_neighbours(lid, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
+                     tiles_y, tile_mark, next_list, counters);
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+#else
+// Per row bitmap, where every classified pixel's label is fixed by its own
+// luma (one region, or rule all): whether a pixel joins at a level is then
+// "a neighbour joined at the level before, and the pixel is in the mask",
+// and a level of the whole tile is a few shifts and ORs per row. Work-item
+// r (RGX_WG_SIZE == SIDE == 32: a row is one uint) owns row r of the tile
+// and column r of the top and bottom halo rows.
+#if RGX_WG_SIZE != SIDE || SIDE != 32
+#error "the bitmap tile step needs RGX_WG_SIZE == RGX_TILE_SIDE == 32"
+#endif
+
+typedef struct {
+    uint stamp[SIDE * SIDE];      // the tile's new stamps
+    uint halo[4][SIDE + 2];       // stamps of the top and bottom rows (x -1..SIDE), left and right columns (y -1..SIDE)
+    uint front[2][SIDE + 2];      // rows -1..SIDE of the pixels that joined at a level (even, odd); rows -1, SIDE stay 0
+    uint inject[3][2];            // rows 0 and SIDE-1: pixels the top and bottom halo make join at a level (slot)
+    uint grew[3];                 // set when a level (slot) classified a pixel
+    uint next_level;              // the next level a halo pixel makes something join at
+    uint edges;                   // bit d: a changed pixel borders neighbour tile d
+    uint changed;
+    uint queued;                  // the round's tile count, broadcast to the group
+    uint verdict;                 // of the grid barrier
+} TileScratch;
+
+#define HALO_TOP 0
+#define HALO_BOTTOM 1
+#define HALO_LEFT 2
+#define HALO_RIGHT 3
+
+// The level at which halo neighbours make a pixel join, one more than the
+// smallest of their stamps (UNCLASSIFIED for none): index is the pixel's
+// position along that side, the halo arrays run from -1 (entry 0).
+inline uint joins_from(__local const uint* side, int index, int connectivity)
+{
+    uint best = side[index + 1];
+    if (connectivity == 8)
+        best = min(best, min(side[index], side[index + 2]));
+    return best == UNCLASSIFIED ? UNCLASSIFIED : best + 1;
+}
+
+inline uint dilate_row(uint row) { return row | (row << 1) | (row >> 1); }
+
+inline void grow_tile(const uint tile, const uint round, const int width, const int height,
+                      const uint tiles_x, const uint tiles_y,
+                      __global const ushort* luma,
+                      volatile __global ushort* labels,
+                      volatile __global uint* stamps,
+                      __global const uint* seed_luma, const uint region_total,
+                      const uint lower, const uint upper, const uint mode,
+                      const uint rule_all, const int connectivity, const uint cap,
+                      volatile __global uint* tile_mark,
+                      volatile __global uint* next_list,
+                      volatile __global uint* counters,
+                      __local TileScratch* scratch)
+{
+    const int r = (int)get_local_id(0);
+    const int tile_x = (int)(tile % tiles_x);
+    const int tile_y = (int)(tile / tiles_x);
+    const int x0 = tile_x * SIDE;
+    const int y0 = tile_y * SIDE;
+    const int y = y0 + r;
+
+    // Row r: its seeds, its mask (inside the image, not a seed, and a luma
+    // the fixed rule accepts), the tile's stamps back to seeds only.
+    uint seeds = 0, mask = 0;
+    for (int x = 0; x < SIDE; ++x) {
+        const int gx = x0 + x;
+        uint stamp = UNCLASSIFIED;
+        if (gx < width && y < height) {
+            const uint g = (uint)y * (uint)width + (uint)gx;
+            stamp = stamps[g];
+            const bool accepted = mode != RGX_MODE_RANGE ||
+                                  first_region_in_range(luma[g], seed_luma, rule_all ? region_total : 1, lower,
+                                                        upper) != 0;
+            if (stamp == 0)
+                seeds |= 1u << x;
+            else if (accepted)
+                mask |= 1u << x;
+        }
+        scratch->stamp[r * SIDE + x] = stamp == 0 ? 0 : UNCLASSIFIED;
+    }
+    // The halo: entry i + 1 of each side is position i, entries 0 and
+    // SIDE + 1 the corners' sides.
+    for (int i = r; i < SIDE + 2; i += SIDE) {
+        const int along = i - 1;
+        const int2 at[4] = {(int2)(x0 + along, y0 - 1), (int2)(x0 + along, y0 + SIDE),
+                            (int2)(x0 - 1, y0 + along), (int2)(x0 + SIDE, y0 + along)};
+        for (int side = 0; side < 4; ++side) {
+            const bool inside = at[side].x >= 0 && at[side].y >= 0 && at[side].x < width && at[side].y < height;
+            scratch->halo[side][i] = inside ? stamps[(uint)at[side].y * (uint)width + (uint)at[side].x] : UNCLASSIFIED;
+        }
+    }
+    scratch->front[0][r + 1] = seeds;
+    scratch->front[1][r + 1] = 0;
+    if (r == 0) {
+        scratch->front[0][0] = scratch->front[1][0] = 0;
+        scratch->front[0][SIDE + 1] = scratch->front[1][SIDE + 1] = 0;
+        for (int slot = 0; slot < 3; ++slot)
+            scratch->inject[slot][0] = scratch->inject[slot][1] = scratch->grew[slot] = 0;
+        scratch->next_level = seeds != 0 ? 0 : UNCLASSIFIED;
+        scratch->edges = 0;
+        scratch->changed = 0;
+    }
+    // The halo, the fronts and the scratch words are in place.
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // The levels at which the halo makes this row's ends, and this column's
+    // pixels of the top and bottom rows, join.
+    const uint left = joins_from(scratch->halo[HALO_LEFT], r, connectivity);
+    const uint right = joins_from(scratch->halo[HALO_RIGHT], r, connectivity);
+    const uint top = joins_from(scratch->halo[HALO_TOP], r, connectivity);
+    const uint bottom = joins_from(scratch->halo[HALO_BOTTOM], r, connectivity);
+    if (seeds != 0)
+        atomic_min(&scratch->next_level, 0u);
+    // The first level processed is the one before the first that anything joins at.
+    const uint first_join = min(min(left, right), min(top, bottom));
+    if (first_join != UNCLASSIFIED)
+        atomic_min(&scratch->next_level, first_join - 1);
+    // Every work-item has offered its first level.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint level = scratch->next_level;
+    if (level != UNCLASSIFIED && level < cap) {
+        // The top and bottom rows' joins for the first level processed.
+        const uint joining = level + 1;
+        if (top == joining)
+            atomic_or(&scratch->inject[joining % 3][0], 1u << r);
+        if (bottom == joining)
+            atomic_or(&scratch->inject[joining % 3][1], 1u << r);
+    }
+    // The first level's joins from the top and bottom are in place.
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    uint settled = seeds;
+    while (level != UNCLASSIFIED && level < cap) {
+        // Level -> level + 1: the rows of the level's front around row r.
+        const uint joining = level + 1;
+        __local const uint* front = scratch->front[level & 1];
+        const uint above = front[r], here = front[r + 1], below = front[r + 2];
+        uint reach = connectivity == 8 ? dilate_row(above) | dilate_row(here) | dilate_row(below)
+                                       : above | below | (here << 1) | (here >> 1);
+        if (left == joining)
+            reach |= 1u;
+        if (right == joining)
+            reach |= 1u << (SIDE - 1);
+        if (r == 0)
+            reach |= scratch->inject[joining % 3][0];
+        if (r == SIDE - 1)
+            reach |= scratch->inject[joining % 3][1];
+        const uint joined = reach & mask & ~settled;
+        settled |= joined;
+        scratch->front[joining & 1][r + 1] = joined;
+        for (uint rest = joined; rest != 0; rest &= rest - 1)
+            scratch->stamp[r * SIDE + (31 - clz(rest & (0u - rest)))] = joining;
+        if (joined != 0)
+            atomic_or(&scratch->grew[joining % 3], 1u);
+        // The next level's joins from the top and bottom; the slot after it
+        // was last read a level ago, and is cleared for the level after.
+        if (top == joining + 1)
+            atomic_or(&scratch->inject[(joining + 1) % 3][0], 1u << r);
+        if (bottom == joining + 1)
+            atomic_or(&scratch->inject[(joining + 1) % 3][1], 1u << r);
+        if (r == 0) {
+            scratch->inject[(joining + 2) % 3][0] = scratch->inject[(joining + 2) % 3][1] = 0;
+            scratch->grew[(joining + 1) % 3] = 0;
+        }
+        // The level's front, joins and flag are complete before anyone reads them.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (scratch->grew[joining % 3]) {
+            level = joining;
+            continue;
+        }
+        // A quiet level: nothing joins until the halo makes something join
+        // at a later level, if it does.
+        if (r == 0)
+            scratch->next_level = UNCLASSIFIED;
+        // Nobody reads next_level from the last quiet level any more.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint later = min(min(left > joining ? left : UNCLASSIFIED, right > joining ? right : UNCLASSIFIED),
+                               min(top > joining ? top : UNCLASSIFIED, bottom > joining ? bottom : UNCLASSIFIED));
+        if (later != UNCLASSIFIED)
+            atomic_min(&scratch->next_level, later - 1);
+        // Every work-item has offered its next join.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        level = scratch->next_level;
+        if (level == UNCLASSIFIED || level >= cap)
+            break;
+        // Resume at `level` with an empty front and the top and bottom joins
+        // of level + 1 (and nothing yet for the level after).
+        scratch->front[level & 1][r + 1] = 0;
+        if (r == 0) {
+            scratch->inject[(level + 1) % 3][0] = scratch->inject[(level + 1) % 3][1] = 0;
+            scratch->inject[(level + 2) % 3][0] = scratch->inject[(level + 2) % 3][1] = 0;
+            scratch->grew[(level + 1) % 3] = 0;
+        }
+        // Cleared before the joins are set again.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (top == level + 1)
+            atomic_or(&scratch->inject[(level + 1) % 3][0], 1u << r);
+        if (bottom == level + 1)
+            atomic_or(&scratch->inject[(level + 1) % 3][1], 1u << r);
+        // The joins of level + 1 are in place.
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    // Write what changed; a changed edge pixel queues the tile beyond that edge.
+    uint edges = 0;
+    bool changed = false;
+    for (int x = 0; x < SIDE && y < height; ++x) {
+        const int gx = x0 + x;
+        if (gx >= width)
+            break;
+        const uint g = (uint)y * (uint)width + (uint)gx;
+        const uint stamp = scratch->stamp[r * SIDE + x];
+        if (stamp == 0 || stamp == stamps[g])
+            continue; // seeds and pixels that kept their stamp keep their label too
+        stamps[g] = stamp;
+        labels[g] = stamp == UNCLASSIFIED ? 0
+                    : mode != RGX_MODE_RANGE || !rule_all
+                        ? 1
+                        : (ushort)first_region_in_range(luma[g], seed_luma, region_total, lower, upper);
+        edges |= edges_of(x, r, connectivity);
+        changed = true;
+    }
+    if (edges != 0)
+        atomic_or(&scratch->edges, edges);
+    if (changed)
+        atomic_or(&scratch->changed, 1u);
+    // Every change is written and its edges noted.
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    queue_neighbours(r, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
+                     tiles_y, tile_mark, next_list, counters);
+    // The scratch words are read before the next tile resets them.
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
 
 // Rounds first_round..last_round. With more than one round the work-groups
 // must all be resident: a roll call checks it, and they meet at a grid

@@ -67,10 +67,20 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
     return options.str();
 }
 
-std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup)
+// The bitmap step (one work-item per tile row) where every classified
+// pixel's label follows from its luma; the per-pixel step otherwise.
+std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bits)
 {
     return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
-           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + gridBarrierOptions(device);
+           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0") +
+           gridBarrierOptions(device);
+}
+
+// One region, or rule all in mode range: a classified pixel's label
+// depends on its own luma only (grow_tiles.cl's bitmap step).
+bool labelsFixed(const GrowParams& params, size_t regions)
+{
+    return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All);
 }
 
 class Deadline {
@@ -249,17 +259,22 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
     return *built;
 }
 
-// The tile program, with the largest work-group grow_tiles takes.
-const BuiltProgram& tileKernels(ComputeDevice& device, size_t& workGroup)
+// The tile program: the bitmap step with one work-item per tile row, or
+// the per-pixel step with the largest work-group grow_tiles takes.
+const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup)
 {
     const DeviceInfo& info = device.info();
     ProgramCache& programs = device.programs();
+    if (bits) {
+        workGroup = growTileSide;
+        return programs.get(tileProgram, tileBuildOptions(info, workGroup, true));
+    }
     workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
-    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup));
+    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
     const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
     if (limit != 0 && limit < workGroup) {
         workGroup = largestPowerOfTwoAtMost(limit);
-        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup));
+        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
     }
     return *built;
 }
@@ -496,8 +511,9 @@ void growByTiles(Run& run)
     GrowState& state = run.state;
     const DeviceInfo& info = run.info;
     cl::CommandQueue& queue = run.queue;
+    const bool bits = labelsFixed(run.params, run.seeds.size());
     size_t workGroup = 0;
-    const BuiltProgram* built = &tileKernels(state.device(), workGroup);
+    const BuiltProgram* built = &tileKernels(state.device(), bits, workGroup);
     run.result.kernels.insert(run.result.kernels.end(), built->kernels.begin(), built->kernels.end());
 
     cl::Kernel tiles(built->program, "grow_tiles");
@@ -523,7 +539,9 @@ void growByTiles(Run& run)
 
     std::vector<uint32_t>& counters = run.counters;
     const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
-    const size_t residentGroups = fusedGroupCount(info);
+    // A group of the bitmap step is one warp's worth: more of them per
+    // compute unit of a GPU. One compute unit (Oclgrind) keeps one group.
+    const size_t residentGroups = fusedGroupCount(info) * (bits && info.type == "GPU" && info.computeUnits > 1 ? 4 : 1);
     bool fused = true;
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;
@@ -573,7 +591,7 @@ void growByTiles(Run& run)
                                             " in one launch, a grid barrier between them");
         } else {
             // One round per launch: the kernel boundary is the barrier.
-            const size_t groups = std::min(groupsToFill(info), tileCount);
+            const size_t groups = info.computeUnits > 1 ? std::min(groupsToFill(info), tileCount) : 1;
             for (uint32_t r = round; r <= upTo; ++r) {
                 tiles.setArg(0, cl_uint(r));
                 tiles.setArg(1, cl_uint(r));
@@ -645,7 +663,7 @@ void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const 
     sessionKernels(device);
     if (variant.fusion == Fusion::Tiles && tilesApply(params, regions)) {
         size_t workGroup = 0;
-        tileKernels(device, workGroup);
+        tileKernels(device, labelsFixed(params, regions), workGroup);
     } else {
         Geometry geometry;
         levelKernels(device, levelVariant(variant), geometry);
