@@ -52,7 +52,7 @@ int main(int argc, char* argv[])
                                        QStringLiteral("Seeds to place: one \"x y\" or \"x,y\" a line; the image then runs at once."),
                                        QStringLiteral("FILE"));
     const QCommandLineOption device(QStringLiteral("device"),
-                                    QStringLiteral("Device: \"P:I\" or part of its platform or device name."),
+                                    QStringLiteral("Device: \"P:I\", its number N in rgx-cli devices, or part of its platform or device name."),
                                     QStringLiteral("D"));
     const QCommandLineOption variant(QStringLiteral("variant"),
                                      QStringLiteral("Variant: driver=..,frontier=..,collectives=..,tile=.."),

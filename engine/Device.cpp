@@ -215,6 +215,15 @@ DeviceInfo selectDevice(const std::string& spec)
     for (const DeviceInfo& device : devices)
         if (device.id() == spec)
             return device;
+    // A bare index: the N-th device as `rgx-cli devices` lists them.
+    if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
+        const size_t index = spec.size() <= 4 ? size_t(std::stoul(spec)) : devices.size();
+        if (index < devices.size())
+            return devices[index];
+        throw InputError("there is no device " + spec + ": rgx-cli devices lists " + std::to_string(devices.size()) +
+                         (devices.size() == 1 ? " device, number 0" : " devices, numbered 0 to " +
+                                                                          std::to_string(devices.size() - 1)));
+    }
     const std::string wanted = lower(spec);
     // "pocl" is what users call the Portable Computing Language platform.
     if (wanted == "pocl")

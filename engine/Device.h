@@ -47,8 +47,9 @@ struct DeviceInfo {
 
 std::vector<DeviceInfo> listDevices();
 
-// DESIGN.md: "P:I" or a case-insensitive part of the platform or device
-// name; empty: the first PoCL CPU device, else the first device.
+// DESIGN.md: "P:I", a bare index N (the N-th device as devicesText lists
+// them), or a case-insensitive part of the platform or device name; empty:
+// the first PoCL CPU device, else the first device.
 // Throws InputError when nothing matches or no device exists.
 DeviceInfo selectDevice(const std::string& spec);
 

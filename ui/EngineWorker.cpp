@@ -93,6 +93,16 @@ ComputeDevice& EngineWorker::deviceFor(const std::string& id)
     throw InputError("no OpenCL device with id " + id);
 }
 
+DeviceSession& EngineWorker::sessionFor(const std::string& deviceId, const std::shared_ptr<const LumaImage>& image)
+{
+    if (!session_ || sessionDevice_ != deviceId || session_->sharedImage() != image) {
+        session_.reset(); // the old session's buffers go before the new one's are made
+        session_ = std::make_unique<DeviceSession>(deviceFor(deviceId), image);
+        sessionDevice_ = deviceId;
+    }
+    return *session_;
+}
+
 GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
 {
     const std::string key = referenceKey(request);
@@ -128,7 +138,7 @@ void EngineWorker::run(const RunRequest& request)
     RunFailure failure;
     failure.id = request.id;
     try {
-        ComputeDevice& device = deviceFor(request.deviceId);
+        DeviceSession& session = sessionFor(request.deviceId, request.image);
         RunControl control;
         control.cancel = &cancel_;
         control.timeoutSeconds = request.timeoutSeconds;
@@ -147,8 +157,7 @@ void EngineWorker::run(const RunRequest& request)
         };
         RunOutcome outcome;
         outcome.request = request;
-        outcome.result = runDevicePipeline(device, *request.image, request.seeds, request.params,
-                                           request.variant, control);
+        outcome.result = session.run(request.seeds, request.params, request.variant, control);
         if (request.withReference && !cancel_.load()) {
             outcome.reference = referenceFor(request);
             outcome.diff = std::make_shared<const ResultDiff>(

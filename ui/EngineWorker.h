@@ -2,6 +2,7 @@
 // QThread (EngineThread), takes requests by queued calls and answers by signals.
 #pragma once
 
+#include "DeviceSession.h"
 #include "EngineTypes.h"
 #include <QObject>
 #include <QThread>
@@ -50,6 +51,9 @@ signals:
 
 private:
     ComputeDevice& deviceFor(const std::string& id);
+    // The resident session of this image on this device (made on first use;
+    // another image or device replaces it, releasing the old one's memory).
+    DeviceSession& sessionFor(const std::string& deviceId, const std::shared_ptr<const LumaImage>& image);
     GrowResultPtr referenceFor(const RunRequest& request);
 
     std::atomic<bool> cancel_{false};
@@ -57,6 +61,8 @@ private:
     std::vector<DeviceInfo> devices_;
     // Opened lazily, one per device id, and kept: building programs is the slow part.
     std::map<std::string, std::unique_ptr<ComputeDevice>> openDevices_;
+    std::unique_ptr<DeviceSession> session_;
+    std::string sessionDevice_;
     // The CPU reference does not depend on device or variant, so comparing
     // variants on the same inputs computes it once.
     struct CachedReference {

@@ -67,6 +67,8 @@ expect 2 "needs a value" -- segment --image "$coins" --seeds
 expect 2 "exactly one of --seeds" -- segment --image "$coins"
 expect 2 "unknown command" -- explode
 expect 2 "no OpenCL device matches" -- segment --image "$coins" --seeds "1,1" --device "no-such-device"
+expect 0 "" -- segment --image "$coins" --seeds "1,1" --device 0
+expect 2 "there is no device 99" -- segment --image "$coins" --seeds "1,1" --device 99
 expect 2 "needs work-group collective functions" -- segment --image "$coins" --seeds "1,1" \
     --device pocl --variant collectives=builtin
 expect 2 "cannot write" -- segment --image "$coins" --seeds "1,1" --out-labels "$work/coins.png/labels.png"

@@ -126,6 +126,16 @@ TEST(Devices, DefaultIsPoclAndNamesSelectDevices)
     EXPECT_THROW(selectDevice("no such device anywhere"), InputError);
 }
 
+TEST(Devices, ABareIndexIsTheNthDeviceAsListed)
+{
+    const std::vector<DeviceInfo> devices = listDevices();
+    ASSERT_FALSE(devices.empty());
+    for (size_t i = 0; i < devices.size(); ++i)
+        EXPECT_EQ(selectDevice(std::to_string(i)).id(), devices[i].id());
+    EXPECT_THROW(selectDevice(std::to_string(devices.size())), InputError);
+    EXPECT_THROW(selectDevice("123456789012"), InputError);
+}
+
 TEST(Devices, ImageLargerThanTheDeviceCanHoldIsAnInputErrorBeforeAnyBuffer)
 {
     DeviceInfo info = selectDevice("");
