@@ -135,9 +135,11 @@ std::vector<Seed> parseSeedsText(const std::string& text, const std::string& ori
     return seeds;
 }
 
-std::vector<Seed> readSeedsFile(const QString& path)
+namespace {
+
+// The whole file, or InputError naming it.
+std::string readSeedsBytes(const QString& path, const std::string& name)
 {
-    const std::string name = "seeds file '" + path.toStdString() + "'";
     const QFileInfo info(path);
     if (!info.exists())
         throw InputError("cannot open " + name + ": the file does not exist");
@@ -149,7 +151,66 @@ std::vector<Seed> readSeedsFile(const QString& path)
     const QByteArray bytes = file.readAll();
     if (file.error() != QFileDevice::NoError)
         throw InputError("cannot read " + name + ": " + file.errorString().toStdString());
-    return parseSeedsText(bytes.toStdString(), name);
+    return bytes.toStdString();
+}
+
+std::string seedsFileName(const QString& path) { return "seeds file '" + path.toStdString() + "'"; }
+
+} // namespace
+
+std::vector<Seed> readSeedsFile(const QString& path)
+{
+    const std::string name = seedsFileName(path);
+    return parseSeedsText(readSeedsBytes(path, name), name);
+}
+
+std::optional<GrowParams> parseSuggestedParameters(const std::string& text, const std::string& origin,
+                                                   const GrowParams& base)
+{
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t hash = line.find_first_not_of(" \t");
+        if (hash == std::string::npos || line[hash] != '#')
+            continue;
+        std::istringstream words(line.substr(hash + 1));
+        std::string word;
+        if (!(words >> word) || word != "parameters:")
+            continue;
+        GrowParams params = base;
+        for (std::string option; words >> option;) {
+            std::string value;
+            if (!(words >> value))
+                throw InputError(origin + ": '# parameters:' option " + option + " has no value");
+            try {
+                if (option == "--mode")
+                    params.mode = parseMode(value);
+                else if (option == "--rule")
+                    params.rule = parseRule(value);
+                else if (option == "--tolerance" && std::stod(value) >= 0)
+                    params.tolerance = std::stod(value);
+                else if (option == "--lower")
+                    params.lower = uint32_t(std::stoul(value));
+                else if (option == "--upper")
+                    params.upper = uint32_t(std::stoul(value));
+                else if (option == "--connectivity" && (value == "4" || value == "8"))
+                    params.connectivity = std::stoi(value);
+                else
+                    throw InputError("");
+            } catch (const std::exception&) {
+                throw InputError(origin + ": '# parameters:' cannot take " + option + " " + value +
+                                 " (expected --mode, --tolerance, --lower, --upper, --rule or --connectivity "
+                                 "with a value rgx-cli segment accepts)");
+            }
+        }
+        return params;
+    }
+    return std::nullopt;
+}
+
+std::optional<GrowParams> readSuggestedParameters(const QString& path, const GrowParams& base)
+{
+    const std::string name = seedsFileName(path);
+    return parseSuggestedParameters(readSeedsBytes(path, name), name, base);
 }
 
 std::string formatSeedsText(const std::vector<Seed>& seeds)

@@ -1,7 +1,9 @@
 // Seed points: parsing, seed files (DESIGN.md format) and the checks of SPEC.md.
 #pragma once
 
+#include "GrowParams.h"
 #include <QString>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,15 @@ std::vector<Seed> parseSeedList(const std::string& text);
 std::vector<Seed> parseSeedsText(const std::string& text, const std::string& origin);
 std::vector<Seed> readSeedsFile(const QString& path);      // throws InputError
 std::string formatSeedsText(const std::vector<Seed>& seeds); // readable by parseSeedsText
+
+// The growing parameters a seeds file suggests for its seeds: a comment line
+// "# parameters: --mode adaptive --tolerance 45" with any of --mode,
+// --tolerance, --lower, --upper, --rule, --connectivity as rgx-cli segment
+// takes them (the rest keep `base`'s values). nullopt when there is no such
+// line; InputError, naming the file, for one that cannot be read.
+std::optional<GrowParams> parseSuggestedParameters(const std::string& text, const std::string& origin,
+                                                   const GrowParams& base = {});
+std::optional<GrowParams> readSuggestedParameters(const QString& path, const GrowParams& base = {});
 
 // Throws InputError naming the first offending seed: none at all, more than
 // 65535, outside a width x height image, or on the pixel of an earlier seed.

@@ -762,6 +762,7 @@ bool MainWindow::openSample(const QString& name)
     try {
         std::vector<Seed> seeds = readSeedsFile(sample.seedsPath);
         validateSeeds(seeds, luma_->width, luma_->height);
+        applySuggestedParameters(sample.seedsPath);
         seeds_.replaceAll(seeds); // part of opening the sample, not an edit to undo
     } catch (const std::exception& error) {
         notice(QStringLiteral("Open sample"), QString::fromUtf8(error.what()));
@@ -782,6 +783,25 @@ bool MainWindow::openFile(const QString& path)
     return openImage(path);
 }
 
+// A seeds file may name the growing parameters its seeds were placed for
+// ("# parameters: ..."): they replace the panel's growing parameters, and
+// the log says so. Throws InputError for a line that cannot be read.
+void MainWindow::applySuggestedParameters(const QString& seedsPath)
+{
+    PipelineParams params = parameters_->params();
+    const std::optional<GrowParams> suggested = readSuggestedParameters(seedsPath, params.grow);
+    if (!suggested)
+        return;
+    params.grow = *suggested;
+    parameters_->setParams(params);
+    QString what = QStringLiteral("mode %1").arg(text(modeName(params.grow.mode)));
+    if (params.grow.mode == Mode::Adaptive)
+        what += QStringLiteral(", tolerance %1").arg(params.grow.tolerance);
+    if (params.grow.mode == Mode::Range)
+        what += QStringLiteral(", range -%1/+%2").arg(params.grow.lower).arg(params.grow.upper);
+    log_->info(QStringLiteral("Parameters suggested by %1: %2").arg(QFileInfo(seedsPath).fileName(), what));
+}
+
 bool MainWindow::importSeeds(const QString& path)
 {
     if (!luma_) {
@@ -792,6 +812,7 @@ bool MainWindow::importSeeds(const QString& path)
     try {
         seeds = readSeedsFile(path);
         validateSeeds(seeds, luma_->width, luma_->height);
+        applySuggestedParameters(path);
     } catch (const std::exception& error) {
         notice(QStringLiteral("Import seeds"), QString::fromUtf8(error.what()));
         return false;

@@ -119,6 +119,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void applySuggestedParameters(const QString& seedsPath);
     void createDocks();
     void createActions();
     void createMenus();

@@ -175,6 +175,38 @@ TEST(SeedsFile, SampleSeedsFilesAreValid)
     EXPECT_NO_THROW(rgx::validateSeeds(astronaut, 512, 512));
 }
 
+TEST(SeedsFile, SuggestedParametersComeFromOneCommentLine)
+{
+    rgx::GrowParams base;
+    base.lower = 7;
+    const auto params = rgx::parseSuggestedParameters(
+        "# a comment\n#parameters: --mode range --upper 12 --connectivity 8 --rule all\n1 2\n", "test", base);
+    ASSERT_TRUE(params.has_value());
+    EXPECT_EQ(params->mode, rgx::Mode::Range);
+    EXPECT_EQ(params->upper, 12u);
+    EXPECT_EQ(params->lower, 7u); // not named: the base's
+    EXPECT_EQ(params->connectivity, 8);
+    EXPECT_EQ(params->rule, rgx::Rule::All);
+    EXPECT_FALSE(rgx::parseSuggestedParameters("# parameters are nice\n1 2\n", "test").has_value());
+    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --mode sideways\n", "test"), rgx::InputError);
+    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --tolerance\n", "test"), rgx::InputError);
+    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --colour red\n", "test"), rgx::InputError);
+    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --connectivity 6\n", "test"), rgx::InputError);
+    // Still a comment for the seeds themselves.
+    EXPECT_EQ(rgx::parseSeedsText("# parameters: --mode range\n1 2\n", "test").size(), 1u);
+}
+
+TEST(SeedsFile, TheSamplesSuggestTheirModes)
+{
+    const auto coins = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/coins.seeds");
+    ASSERT_TRUE(coins.has_value());
+    EXPECT_EQ(coins->mode, rgx::Mode::Adaptive);
+    EXPECT_EQ(coins->tolerance, 45.0);
+    const auto astronaut = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/astronaut.seeds");
+    ASSERT_TRUE(astronaut.has_value());
+    EXPECT_EQ(astronaut->mode, rgx::Mode::Competitive);
+}
+
 TEST(ValidateSeeds, AcceptsSeedsInsideTheImage)
 {
     EXPECT_NO_THROW(rgx::validateSeeds({{0, 0}, {383, 302}, {100, 100}}, 384, 303));

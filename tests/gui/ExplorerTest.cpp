@@ -256,6 +256,15 @@ void ExplorerTest::opensBundledSampleFromTheMenuAndRunsIt()
     const QModelIndex size = table->model()->index(0, SeedTableModel::RegionSize);
     QCOMPARE(table->model()->data(size).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
              QString::number(std::count(window_->result()->labels.begin(), window_->result()->labels.end(), 1)));
+    // The sample opens on the parameters its seeds file suggests, which
+    // segment the coins: the background one region, each coin its own.
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Adaptive);
+    const std::vector<RegionStats>& regions = window_->result()->regions;
+    QCOMPARE(regions.size(), size_t(25));
+    QVERIFY2(regions[0].count > 40000, "the background is one large region");
+    for (size_t k = 1; k < regions.size(); ++k)
+        QVERIFY2(regions[k].count > 500 && regions[k].count < 6000,
+                 qPrintable(QStringLiteral("coin %1 has %2 pixels").arg(k).arg(regions[k].count)));
 }
 
 void ExplorerTest::seedEditsWithTheMouseAreUndoable()
