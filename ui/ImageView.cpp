@@ -298,11 +298,16 @@ void ImageView::mouseMoveEvent(QMouseEvent* event)
         offset_ += position - lastPosition_;
         update();
         break;
-    case Drag::Seed:
+    case Drag::Seed: {
         // Seeds cannot leave the image: the marker stops at its edge.
-        dragPixel_ = clampToImage(pixelAt(position));
+        const QPoint pixel = clampToImage(pixelAt(position));
+        if (pixel != dragPixel_) {
+            dragPixel_ = pixel;
+            emit seedDragged(dragIndex_, pixel);
+        }
         update();
         break;
+    }
     case Drag::None:
         setCursor(seedAt(position) >= 0 ? Qt::OpenHandCursor : Qt::CrossCursor);
         break;
@@ -322,6 +327,7 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event)
         dragIndex_ = -1;
         if (to != from)
             emit seedMoveRequested(index, from, to);
+        emit seedDragFinished();
         update();
     } else if (drag == Drag::Pending && event->button() == Qt::LeftButton) {
         const QPoint pixel = pixelAt(event->position());

@@ -44,6 +44,10 @@ public slots:
 signals:
     void seedAddRequested(QPoint pixel);
     void seedMoveRequested(int index, QPoint from, QPoint to);
+    // While a seed is dragged: each new pixel under it, then the release
+    // (whether or not a move is requested).
+    void seedDragged(int index, QPoint pixel);
+    void seedDragFinished();
     void seedRemoveRequested(int index);
     void seedSelected(int index);
     // The pixel under the cursor; inside is false when the cursor left the image.

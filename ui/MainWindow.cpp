@@ -1,6 +1,7 @@
 // Main window: wiring of the view, panels, menus and engine thread, plus the
 // file operations (open, sessions, seeds, exports) with their error reporting.
 #include "MainWindow.h"
+#include <utility>
 
 #include "DevicePanel.h"
 #include "Errors.h"
@@ -52,6 +53,10 @@ static void initRgxResources() { Q_INIT_RESOURCE(rgx); }
 namespace rgx::ui {
 
 namespace {
+
+// Live segmentation turns itself on while a run (request to overlay drawn)
+// takes less than this.
+constexpr double liveLimitMs = 100.0;
 
 constexpr int maxRecentFiles = 10;
 
@@ -158,13 +163,16 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     createStatusBar();
     connectEngine();
 
+    // Live runs: a seed edit runs at once (the timer coalesces the edits of
+    // one event), a parameter edit after a short pause for typing.
     autoRunTimer_.setSingleShot(true);
-    autoRunTimer_.setInterval(250);
     connect(&autoRunTimer_, &QTimer::timeout, this, &MainWindow::runNow);
 
     connect(view_, &ImageView::seedAddRequested, this, &MainWindow::onSeedAdd);
     connect(view_, &ImageView::seedMoveRequested, this, &MainWindow::onSeedMove);
     connect(view_, &ImageView::seedRemoveRequested, this, &MainWindow::onSeedRemove);
+    connect(view_, &ImageView::seedDragged, this, &MainWindow::onSeedDragged);
+    connect(view_, &ImageView::seedDragFinished, this, &MainWindow::onSeedDragFinished);
     connect(view_, &ImageView::hoverPixel, this, &MainWindow::updatePixelInfo);
     connect(view_, &ImageView::zoomChanged, this, [this](double zoom) {
         zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100.0, 0, 'f', zoom < 0.1 ? 1 : 0));
@@ -174,7 +182,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         view_->setSeeds(seeds_.seeds());
         updateActions();
         if (parameters_->autoRun() && luma_ && !seeds_.isEmpty())
-            autoRunTimer_.start();
+            autoRunTimer_.start(0);
     });
     connect(seedModel_, &SeedTableModel::moveRequested, this, [this](int index, rgx::Seed to) {
         // After the table's editor has finished: the move resets the model.
@@ -189,7 +197,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     connect(playback_, &PlaybackPanel::displayChanged, this, &MainWindow::refreshPicture);
     connect(parameters_, &ParametersPanel::changed, this, [this] {
         if (parameters_->autoRun() && luma_ && !seeds_.isEmpty() && result_)
-            autoRunTimer_.start();
+            autoRunTimer_.start(150);
     });
     connect(devicePanel_, &DevicePanel::variantChanged, this, &MainWindow::updateActions);
     connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::updateActions);
@@ -418,11 +426,14 @@ void MainWindow::createMenus()
     run->addSeparator();
     run->addAction(raceCheckAction_);
     run->addSeparator();
-    QAction* autoRun = run->addAction(QStringLiteral("Run &Automatically After Seed Edits"));
+    QAction* autoRun = run->addAction(QStringLiteral("&Live: Run on Every Edit"));
     autoRun->setObjectName(QStringLiteral("autoRunAction"));
     autoRun->setCheckable(true);
     connect(autoRun, &QAction::toggled, parameters_, &ParametersPanel::setAutoRun);
     connect(parameters_, &ParametersPanel::autoRunChanged, autoRun, &QAction::setChecked);
+    // A choice by hand holds; until then live follows the last run's latency.
+    connect(autoRun, &QAction::triggered, this, &MainWindow::setLiveChoice);
+    connect(parameters_, &ParametersPanel::autoRunChosen, this, &MainWindow::setLiveChoice);
     run->addSeparator();
     QAction* play = run->addAction(QStringLiteral("&Play / Pause"), playback_, &PlaybackPanel::togglePlay);
     play->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
@@ -1031,7 +1042,7 @@ void MainWindow::runNow()
     RunRequest request;
     request.id = ++nextRunId_;
     request.image = luma_;
-    request.seeds = seeds_.seeds();
+    request.seeds = dragSeeds_ ? *dragSeeds_ : seeds_.seeds();
     request.params = parameters_->params();
     request.deviceId = devicePanel_->currentDeviceId();
     request.variant = devicePanel_->variant();
@@ -1039,6 +1050,7 @@ void MainWindow::runNow()
     request.withReference = corruptionAction_->isChecked();
     activeRunId_ = request.id;
     running_ = true;
+    requestClock_.start();
     engine_.submit(request);
     log_->info(QStringLiteral("Run #%1: %2, %3 seeds, %4").arg(request.id).arg(runLabel(request)).arg(request.seeds.size())
                    .arg(text(request.variant.text())));
@@ -1097,8 +1109,6 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     log_->info(line);
     if (!result_->note.empty())
         log_->warning(QStringLiteral("Run #%1: %2").arg(outcome.request.id).arg(text(result_->note)));
-    runStatus_->setText(QStringLiteral("Run #%1: %2 iterations, %3").arg(outcome.request.id).arg(result_->iterations)
-                            .arg(formatDuration(result_->hostMilliseconds * 1e6)));
     for (const KernelReport& kernel : result_->kernels)
         if (kernel.registers >= 0)
             log_->info(QStringLiteral("  %1: %2 registers, %3 spill stores, %4 spill loads")
@@ -1113,8 +1123,60 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     requestReferenceIfNeeded();
     updateDiffLabel();
     refreshPicture();
+    // Request to overlay drawn: what an edit costs the user.
+    const double latencyMs = double(requestClock_.nsecsElapsed()) / 1e6;
+    runStatus_->setText(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
+                            .arg(outcome.request.id).arg(result_->iterations)
+                            .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(latencyMs * 1e6)));
+    if (!liveChoice_ && parameters_->autoRun() != (latencyMs < liveLimitMs)) {
+        parameters_->setAutoRun(latencyMs < liveLimitMs);
+        log_->info(latencyMs < liveLimitMs
+                       ? QStringLiteral("Live segmentation on: this image runs in %1, so every edit runs at once "
+                                        "(Run > Live to choose)").arg(formatDuration(latencyMs * 1e6))
+                       : QStringLiteral("Live segmentation off: this image took %1 (Run > Live to choose)")
+                             .arg(formatDuration(latencyMs * 1e6)));
+    }
     updateActions();
     emit runFinished(outcome.request.id);
+    if (dragRunPending_) {
+        dragRunPending_ = false;
+        runNow();
+    }
+}
+
+void MainWindow::setLiveChoice(bool on)
+{
+    liveChoice_ = on;
+}
+
+// A seed dragged in live mode runs while it moves. A run in flight is left
+// to finish (cancelling it at every mouse move would never show anything);
+// the next starts with the latest position when it ends.
+void MainWindow::onSeedDragged(int index, QPoint pixel)
+{
+    if (!parameters_->autoRun() || !luma_ || index < 0 || index >= seeds_.size())
+        return;
+    const int other = seeds_.indexOf(pixel.x(), pixel.y());
+    if (other >= 0 && other != index)
+        return;
+    std::vector<Seed> seeds = seeds_.seeds();
+    seeds[size_t(index)] = Seed{pixel.x(), pixel.y()};
+    dragSeeds_ = std::move(seeds);
+    dragRan_ = true;
+    if (running_)
+        dragRunPending_ = true;
+    else
+        runNow();
+}
+
+void MainWindow::onSeedDragFinished()
+{
+    dragSeeds_.reset();
+    dragRunPending_ = false;
+    // A drag that ran and came back to where it started moved nothing: the
+    // picture shows the last position, so run the real seeds once more.
+    if (std::exchange(dragRan_, false) && parameters_->autoRun())
+        autoRunTimer_.start(0);
 }
 
 void MainWindow::onRunFailed(const RunFailure& failure)
@@ -1130,6 +1192,10 @@ void MainWindow::onRunFailed(const RunFailure& failure)
     }
     running_ = false;
     updateActions();
+    if (dragRunPending_) {
+        dragRunPending_ = false;
+        runNow();
+    }
     if (failure.kind == FailureKind::Cancelled) {
         log_->warning(QStringLiteral("Run #%1 cancelled: %2").arg(failure.id).arg(failure.message));
         runStatus_->setText(QStringLiteral("Run #%1 cancelled").arg(failure.id));

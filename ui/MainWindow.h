@@ -9,6 +9,7 @@
 #include "SeedSet.h"
 #include "TimingPanel.h"
 #include <QCache>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
 #include <QMessageBox>
@@ -17,6 +18,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -83,6 +85,9 @@ public:
     ImageView* imageView() const { return view_; }
     DevicePanel* devicePanel() const { return devicePanel_; }
     ParametersPanel* parametersPanel() const { return parameters_; }
+    // The seeds the shown result was grown from (those of a drag in progress
+    // differ from seeds()).
+    const std::vector<Seed>& resultSeeds() const { return resultRequest_.seeds; }
     PlaybackPanel* playbackPanel() const { return playback_; }
     TimingPanel* timingPanel() const { return timing_; }
     LogPanel* logPanel() const { return log_; }
@@ -119,6 +124,9 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void onSeedDragged(int index, QPoint pixel);
+    void onSeedDragFinished();
+    void setLiveChoice(bool on);
     void applySuggestedParameters(const QString& seedsPath);
     void createDocks();
     void createActions();
@@ -170,6 +178,14 @@ private:
     bool devicesReady_ = false;
     bool running_ = false;
     bool pendingRun_ = false;
+    // Live segmentation: the user's own choice (none: on while a run of this
+    // image takes under liveLimitMs), the seeds of a drag in progress, a
+    // drag run waiting for the one in flight, and when each request left.
+    std::optional<bool> liveChoice_;
+    std::optional<std::vector<Seed>> dragSeeds_;
+    bool dragRunPending_ = false;
+    bool dragRan_ = false;
+    QElapsedTimer requestClock_;
     std::string pendingDeviceId_;
     std::string pendingDeviceName_;
     quint64 nextRunId_ = 0;

@@ -168,7 +168,9 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     timeout_->setSuffix(QStringLiteral(" s"));
     timeout_->setToolTip(QStringLiteral("A run that takes longer is stopped with a message"));
     running->addRow(QStringLiteral("Timeout"), timeout_);
-    autoRun_ = new QCheckBox(QStringLiteral("Run automatically after seed edits"), runBox);
+    autoRun_ = new QCheckBox(QStringLiteral("Live: run on every seed or parameter edit"), runBox);
+    autoRun_->setToolTip(QStringLiteral("On by itself while a run of this image takes under 100 ms, "
+                                        "until you choose here or in the Run menu."));
     autoRun_->setObjectName(QStringLiteral("autoRunCheck"));
     running->addRow(autoRun_);
     layout->addWidget(runBox);
@@ -196,6 +198,7 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     connect(timeout_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, notify);
     connect(postfilter_, &QCheckBox::toggled, this, notify);
     connect(autoRun_, &QCheckBox::toggled, this, &ParametersPanel::autoRunChanged);
+    connect(autoRun_, &QCheckBox::clicked, this, &ParametersPanel::autoRunChosen);
 }
 
 void ParametersPanel::fillPrefilterVariants()

@@ -28,6 +28,7 @@ public:
 signals:
     void changed();
     void autoRunChanged(bool on);
+    void autoRunChosen(bool on); // the user clicked the check box
 
 private:
     void updateEnabled();

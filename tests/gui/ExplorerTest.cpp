@@ -144,6 +144,10 @@ private slots:
     void opens16BitGreyAndColourImages();
     void droppingFilesOpensThem();
     void seedEditsRunAutomaticallyWhenAsked();
+    void liveModeTurnsItselfOnAfterAFastRunUnlessChosen();
+    void aClickInLiveModeRunsExactlyOnce();
+    void aSecondClickDuringARunSupersedesTheFirst();
+    void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
     void lastChoicesAreRestored();
     void prefilterOutputCanBeShown();
@@ -981,6 +985,91 @@ void ExplorerTest::seedEditsRunAutomaticallyWhenAsked()
     QTest::keyClick(window_->imageView(), Qt::Key_Z, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 120000);
     QCOMPARE(window_->result()->regions.size(), size_t(1));
+}
+
+void ExplorerTest::liveModeTurnsItselfOnAfterAFastRunUnlessChosen()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    QVERIFY(!window_->parametersPanel()->autoRun());
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    // A small image runs in well under 100 ms: live comes on by itself, and
+    // the status bar says what the edit cost.
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QVERIFY(child<QAction>(window_.get(), "autoRunAction")->isChecked());
+    QVERIFY(child<QLabel>(window_.get(), "runStatus")->text().contains(QStringLiteral("request to overlay")));
+    QVERIFY(window_->logPanel()->toPlainText().contains(QStringLiteral("Live segmentation on")));
+    // Turned off by hand, it stays off after the next fast run.
+    child<QAction>(window_.get(), "autoRunAction")->trigger();
+    QVERIFY(!window_->parametersPanel()->autoRun());
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->parametersPanel()->autoRun());
+}
+
+void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    child<QCheckBox>(window_.get(), "autoRunCheck")->click();
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QSignalSpy started(window_.get(), &MainWindow::runStarted);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    clickPixel(100, 55);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 120000);
+    QTest::qWait(500);
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(window_->result()->regions.size(), size_t(1));
+}
+
+void ExplorerTest::aSecondClickDuringARunSupersedesTheFirst()
+{
+    // A one-pixel corridor with the slowest driver: a run takes seconds.
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    chooseVariant(variant);
+    child<QCheckBox>(window_.get(), "autoRunCheck")->click();
+    window_->imageView()->zoomActualSize();
+    window_->imageView()->zoomIn();
+    window_->imageView()->zoomIn();
+    QSignalSpy started(window_.get(), &MainWindow::runStarted);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    clickPixel(500, 200);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->isRunning() && started.count() == 1, 120000);
+    QTest::qWait(300);
+    clickPixel(470, 200);
+    // The first run never finishes; the second, with both seeds, does.
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1 && !window_->isRunning(), 240000);
+    QCOMPARE(window_->result()->regions.size(), size_t(2));
+    QCOMPARE(started.count(), 2);
+}
+
+void ExplorerTest::aDraggedSeedRunsWhileItMoves()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "# parameters: --mode adaptive --tolerance 45\n100 55\n")));
+    child<QCheckBox>(window_.get(), "autoRunCheck")->click();
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    auto* view = window_->imageView();
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at(100, 55));
+    const int before = int(finished.count());
+    // Across the second coin of row 1 to the first coin of row 2, with time
+    // for runs between the moves.
+    for (int step = 1; step <= 8; ++step) {
+        QTest::mouseMove(view, at(100 - step * 7, 55 + step * 9));
+        QTest::qWait(150);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > before + 1, 120000);
+    QVERIFY2(window_->seeds()[0].x == 100, "the seeds themselves move on release only");
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at(44, 127));
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->isRunning() && window_->result() && window_->seeds()[0].x == 44, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->resultSeeds().size() == 1 && window_->resultSeeds()[0].x == 44, 120000);
+    // What is drawn is the run of the seeds as they now are.
+    const GrowResultPtr expected = runReferencePipeline(*window_->luma(), window_->seeds(), window_->parametersPanel()->params());
+    QCOMPARE(compareResults(*expected, *window_->result()).differingPixels, uint64_t(0));
 }
 
 void ExplorerTest::iterationCapStopsTheRunWithANotice()
