@@ -127,6 +127,16 @@ bool GrowVariant::wrongOnPurpose() const
     return collectives == Collectives::LocalNoBarrier || tile == Tile::AsyncNoBarrier;
 }
 
+GrowVariant GrowVariant::correctTwin() const
+{
+    GrowVariant twin = *this;
+    if (twin.collectives == Collectives::LocalNoBarrier)
+        twin.collectives = Collectives::Local;
+    if (twin.tile == Tile::AsyncNoBarrier)
+        twin.tile = Tile::Async;
+    return twin;
+}
+
 std::string GrowVariant::buildDefines() const
 {
     std::ostringstream defines;

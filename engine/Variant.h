@@ -40,6 +40,8 @@ struct GrowVariant {
     std::string shortText() const;
     // Wrong on purpose: a barrier left out so that the damage can be seen.
     bool wrongOnPurpose() const;
+    // The same variant with the barrier put back (itself when it is correct).
+    GrowVariant correctTwin() const;
     // The -D options that specialise the kernels for this variant.
     std::string buildDefines() const;
 };

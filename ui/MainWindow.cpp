@@ -1357,7 +1357,9 @@ void MainWindow::updateDiffLabel()
 
 QImage MainWindow::diffPicture(uint32_t frame) const
 {
-    QImage picture = dimmedImage_.copy();
+    // The regions over the darkened image, so that a run without any
+    // difference still shows what it grew; the differences on top.
+    QImage picture = renderOverlay(dimmedImage_, *result_, overlayStyle(frame));
     const bool lastFrame = frame >= playback_->lastFrame();
     const auto& mask = diff_->mask;
     const int width = picture.width();
@@ -1380,6 +1382,16 @@ QImage MainWindow::diffPicture(uint32_t frame) const
         }
     }
     return picture;
+}
+
+OverlayStyle MainWindow::overlayStyle(uint32_t frame) const
+{
+    OverlayStyle style;
+    style.opacity = playback_->opacity();
+    style.outlines = playback_->outlines();
+    style.frontier = playback_->frontier();
+    style.frame = frame;
+    return style;
 }
 
 const QImage& MainWindow::baseImage()
@@ -1429,16 +1441,11 @@ void MainWindow::refreshPicture()
             if (corruption && diff_)
                 image = diffPicture(frame);
             else if (corruption)
-                image = dimmedImage_; // until the reference arrives
+                image = renderOverlay(dimmedImage_, *result_, overlayStyle(frame)); // until the reference arrives
             else {
-                OverlayStyle style;
-                style.opacity = playback_->opacity();
-                style.outlines = playback_->outlines();
-                style.frontier = playback_->frontier();
-                style.frame = frame;
                 const GrowResult& shown =
                     playback_->showBeforePostfilter() && beforePostfilter_ ? *beforePostfilter_ : *result_;
-                image = renderOverlay(baseImage(), shown, style);
+                image = renderOverlay(baseImage(), shown, overlayStyle(frame));
             }
             picture = QPixmap::fromImage(image);
             frameCache_.insert(key, new QPixmap(picture), std::max<qsizetype>(1, qsizetype(picture.width()) * picture.height() * 4 / 1024));
@@ -1702,7 +1709,6 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("display/opacity"), playback_->opacity());
     settings.setValue(QStringLiteral("display/outlines"), playback_->outlines());
     settings.setValue(QStringLiteral("display/frontier"), playback_->frontier());
-    settings.setValue(QStringLiteral("display/corruption"), corruptionAction_->isChecked());
     settings.setValue(QStringLiteral("playback/speed"), playback_->speed());
 }
 
@@ -1718,7 +1724,14 @@ void MainWindow::restoreSettings()
             parameters_->setParams(last.params);
             parameters_->setTimeoutSeconds(last.timeoutSeconds);
             parameters_->setAutoRun(last.autoRun);
-            devicePanel_->setVariant(parseVariant(last.variant));
+            // A wrong-on-purpose variant is never restored silently: the
+            // window starts from its correct twin and the log says so.
+            const GrowVariant variant = parseVariant(last.variant);
+            devicePanel_->setVariant(variant.correctTwin());
+            if (variant.wrongOnPurpose())
+                log_->warning(QStringLiteral("The last session used %1, which is wrong on purpose; starting from "
+                                             "its correct twin %2 (choose it again in the variant panel).")
+                                  .arg(text(variant.text()), text(variant.correctTwin().text())));
         } catch (const std::exception& error) {
             // Settings from another version: start from the defaults.
             log_->warning(QStringLiteral("Ignored the saved choices: %1").arg(QString::fromUtf8(error.what())));
@@ -1727,7 +1740,8 @@ void MainWindow::restoreSettings()
     playback_->setOpacity(settings.value(QStringLiteral("display/opacity"), 0.5).toDouble());
     playback_->setOutlines(settings.value(QStringLiteral("display/outlines"), true).toBool());
     playback_->setFrontier(settings.value(QStringLiteral("display/frontier"), true).toBool());
-    corruptionAction_->setChecked(settings.value(QStringLiteral("display/corruption"), false).toBool());
+    // The corruption view is not restored: a correct run under it shows no
+    // differences, which looks like nothing happened. --show-differences asks for it.
     playback_->setSpeed(settings.value(QStringLiteral("playback/speed"), 15).toInt());
 }
 

@@ -5,6 +5,7 @@
 
 #include "EngineWorker.h"
 #include "Image.h"
+#include "Overlay.h"
 #include "Result.h"
 #include "SeedSet.h"
 #include "TimingPanel.h"
@@ -124,6 +125,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    OverlayStyle overlayStyle(uint32_t frame) const;
     void onSeedDragged(int index, QPoint pixel);
     void onSeedDragFinished();
     void setLiveChoice(bool on);

@@ -150,6 +150,8 @@ private slots:
     void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
     void lastChoicesAreRestored();
+    void aWrongOnPurposeVariantAndTheCorruptionViewAreNotRestoredSilently();
+    void theCorruptionViewOfACorrectRunShowsItsRegions();
     void prefilterOutputCanBeShown();
     void labelsBeforeThePostfilterCanBeShown();
     void raceCheckFindsTheMissingBarrierInGrowSweep();
@@ -1111,6 +1113,44 @@ void ExplorerTest::lastChoicesAreRestored()
     QCOMPARE(second.parametersPanel()->params().grow.tolerance, 45.0);
     QCOMPARE(second.playbackPanel()->opacity(), 0.7);
     QSettings().clear();
+}
+
+void ExplorerTest::aWrongOnPurposeVariantAndTheCorruptionViewAreNotRestoredSilently()
+{
+    QSettings().clear();
+    const GrowVariant wrong = parseVariant("driver=host-batched,frontier=queue,collectives=local-nobarrier");
+    {
+        MainWindowOptions options; // with settings, as the program starts
+        MainWindow first(options);
+        first.show();
+        QVERIFY(waitFor([&] { return first.devicesReady(); }, 60000));
+        first.devicePanel()->setVariant(wrong);
+        first.findChild<QAction*>(QStringLiteral("corruptionAction"))->setChecked(true);
+        first.close();
+    }
+    MainWindowOptions options;
+    MainWindow second(options);
+    QCOMPARE(second.devicePanel()->variant(), wrong.correctTwin());
+    QVERIFY(!second.devicePanel()->variant().wrongOnPurpose());
+    QVERIFY(second.logPanel()->toPlainText().contains(QStringLiteral("wrong on purpose")));
+    QVERIFY(!second.findChild<QAction*>(QStringLiteral("corruptionAction"))->isChecked());
+    QSettings().clear();
+}
+
+void ExplorerTest::theCorruptionViewOfACorrectRunShowsItsRegions()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    child<QAction>(window_.get(), "corruptionAction")->setChecked(true);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->diff() != nullptr, 120000);
+    QCOMPARE(window_->diff()->differingPixels, uint64_t(0));
+    // No difference, and still the regions: the background (region 1) in
+    // its colour over the darkened image, not the grey of the image alone.
+    const QImage picture = window_->currentPicture();
+    const QRgb background = picture.pixel(10, 80);
+    QVERIFY2(qRed(background) != qGreen(background) || qGreen(background) != qBlue(background),
+             qPrintable(QStringLiteral("pixel (10, 80) is grey: %1").arg(background, 0, 16)));
 }
 
 void ExplorerTest::prefilterOutputCanBeShown()
