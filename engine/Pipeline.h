@@ -59,6 +59,12 @@ struct RunControl {
     const std::atomic<bool>* cancel = nullptr;
     double timeoutSeconds = 120.0;
     std::function<void(uint32_t iteration, uint64_t frontierSize)> progress;
+    // A picture of the region growing so far, between launches: when
+    // partialWanted() says so, the maps as they stand go to partial() (the
+    // box of the pixels touched so far) with the last iteration that ran
+    // (0xFFFFFFFF where a driver does not know it: tiles run rounds).
+    std::function<bool()> partialWanted;
+    std::function<void(const BoxMaps& maps, uint32_t iteration)> partial;
 };
 
 // Region counts and sums of the pixels still classified, on the luma the

@@ -119,6 +119,13 @@ GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
     return result;
 }
 
+namespace {
+// A long run sends a picture of its regions every partialPictureMs, on
+// images up to partialPictureLimit pixels (each picture is a full overlay).
+constexpr qint64 partialPictureMs = 250;
+constexpr uint64_t partialPictureLimit = uint64_t(4096) * 4096;
+} // namespace
+
 void EngineWorker::run(const RunRequest& request)
 {
     // A newer request is already queued: this one's answer would be thrown away.
@@ -155,6 +162,22 @@ void EngineWorker::run(const RunRequest& request)
                 emit runProgress(id, iteration, frontierSize);
             }
         };
+        // Partial pictures a few times a second, once a run has lasted a
+        // while, on images small enough to draw whole each time.
+        QElapsedTimer sincePartial;
+        sincePartial.start();
+        if (request.image->pixelCount() <= partialPictureLimit) {
+            control.partialWanted = [&] { return sincePartial.elapsed() >= partialPictureMs; };
+            control.partial = [&, id](const BoxMaps& maps, uint32_t iteration) {
+                auto partial = std::make_shared<GrowResult>();
+                partial->width = maps.width;
+                partial->height = maps.height;
+                maps.widen(partial->labels, partial->stamps);
+                partial->iterations = iteration;
+                emit runPartial(id, std::move(partial));
+                sincePartial.restart();
+            };
+        }
         RunOutcome outcome;
         outcome.request = request;
         outcome.result = session.run(request.seeds, request.params, request.variant, control);

@@ -521,6 +521,16 @@ void MainWindow::connectEngine()
                                     .arg(iteration)
                                     .arg(formatCount(frontier)));
     });
+    connect(worker, &EngineWorker::runPartial, this, [this](quint64 id, rgx::GrowResultPtr partial) {
+        if (id != activeRunId_ || !running_ || !luma_ || partial->width != luma_->width)
+            return;
+        // The regions so far, over the image: the run streams its growth.
+        OverlayStyle style = overlayStyle(partial->iterations);
+        style.frontier = false;
+        currentPicture_ = QPixmap::fromImage(renderOverlay(baseImage(), *partial, style));
+        view_->setPicture(currentPicture_, false);
+        ++partialPictures_;
+    });
     connect(worker, &EngineWorker::runFinished, this, &MainWindow::onRunFinished);
     connect(worker, &EngineWorker::runFailed, this, &MainWindow::onRunFailed);
     connect(worker, &EngineWorker::referenceReady, this,

@@ -89,6 +89,8 @@ public:
     // The seeds the shown result was grown from (those of a drag in progress
     // differ from seeds()).
     const std::vector<Seed>& resultSeeds() const { return resultRequest_.seeds; }
+    // How many partial pictures of running runs were drawn so far.
+    int partialPictures() const { return partialPictures_; }
     PlaybackPanel* playbackPanel() const { return playback_; }
     TimingPanel* timingPanel() const { return timing_; }
     LogPanel* logPanel() const { return log_; }
@@ -188,6 +190,7 @@ private:
     bool dragRunPending_ = false;
     bool dragRan_ = false;
     QElapsedTimer requestClock_;
+    int partialPictures_ = 0; // drawn while runs were still going
     std::string pendingDeviceId_;
     std::string pendingDeviceName_;
     quint64 nextRunId_ = 0;

@@ -169,6 +169,21 @@ struct Run {
         if (control.progress)
             control.progress(step, size);
     }
+    // The maps so far (labels/stamps[set]) to the caller, when it wants a
+    // picture now. Its commands are not the run's: they go to a log of their
+    // own, so that the run's timings stay what the run did.
+    void offerPartial(int set, uint32_t iteration, bool tiles)
+    {
+        if (!control.partial || !control.partialWanted || !control.partialWanted())
+            return;
+        PixelBox box{0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
+        if (tiles)
+            box = {counters[RGX_COUNTER_TOUCHED + 0], counters[RGX_COUNTER_TOUCHED + 1],
+                   counters[RGX_COUNTER_TOUCHED + 2], counters[RGX_COUNTER_TOUCHED + 3]};
+        TimingLog ownLog;
+        control.partial(state.readBox(set, box, seeds.size(), iteration == unclassifiedStamp ? cap : iteration, ownLog),
+                        iteration);
+    }
 };
 
 const BuiltProgram& sessionKernels(ComputeDevice& device)
@@ -457,6 +472,8 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
             finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
             levelBatch = std::min(levelBatch * 2, largestFusedBatch);
             run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+            if (!finished)
+                run.offerPartial(0, last, false);
         }
     }
     while (!finished && last < cap) {
@@ -470,6 +487,8 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
         finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
         batch = std::min<uint32_t>(batch * 2, 64);
         run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+        if (!finished)
+            run.offerPartial(variant.frontier == Frontier::Queue ? 0 : int(last & 1), last, false);
     }
     // The final state: in place for the queue; for the sweep in the buffers
     // written by the last iteration enqueued (the ones after the last
@@ -605,6 +624,7 @@ void growByTiles(Run& run)
         run.progress(last, queued);
         if (queued == 0)
             break;
+        run.offerPartial(0, unclassifiedStamp, true);
         round = last + 1;
         batch = std::min(batch * 2, fused ? largestFusedBatch : 64);
     }

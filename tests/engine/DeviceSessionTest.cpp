@@ -195,6 +195,46 @@ TEST(DeviceSession, FootprintStaysWithinItsBoundAndARepeatedClickAddsNothing)
     }
 }
 
+// Between launches the run offers its maps as they stand: level by level
+// they are the SPEC's state after an iteration, so every pixel classified in
+// a partial picture already has its final label and stamp.
+TEST(DeviceSession, PartialPicturesOfALevelRunAreItsStateSoFar)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(120, 90, test::PixelKind::Grey8, 12));
+    PipelineParams params;
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variantText : {"driver=host-sync", "frontier=sweep,tile=direct"}) {
+            DeviceSession session(device, image);
+            std::vector<std::pair<BoxMaps, uint32_t>> partials;
+            RunControl control;
+            control.partialWanted = [] { return true; };
+            control.partial = [&](const BoxMaps& maps, uint32_t iteration) {
+                if (partials.size() < 6)
+                    partials.emplace_back(maps, iteration);
+            };
+            const GrowResultPtr final = session.run({{60, 45}, {5, 5}}, params, parseVariant(variantText), control);
+            ASSERT_GE(partials.size(), 2u) << info.name << " " << variantText;
+            for (const auto& [maps, iteration] : partials) {
+                uint64_t classified = 0;
+                for (int y = 0; y < image->height; ++y)
+                    for (int x = 0; x < image->width; ++x) {
+                        const size_t p = size_t(y) * size_t(image->width) + size_t(x);
+                        if (maps.stamp(x, y) == unclassifiedStamp) {
+                            EXPECT_TRUE(final->stamps[p] > iteration) << "(" << x << "," << y << ") after iteration " << iteration;
+                            continue;
+                        }
+                        ++classified;
+                        ASSERT_EQ(maps.stamp(x, y), final->stamps[p]) << info.name << " " << variantText;
+                        ASSERT_EQ(maps.label(x, y), final->labels[p]) << info.name << " " << variantText;
+                        ASSERT_LE(maps.stamp(x, y), iteration);
+                    }
+                EXPECT_GT(classified, 1u);
+            }
+        }
+    }
+}
+
 TEST(DeviceSession, AClickWithAPostfilterIsAnInputError)
 {
     const auto image = std::make_shared<const LumaImage>(test::randomImage(20, 20, test::PixelKind::Grey8, 1));

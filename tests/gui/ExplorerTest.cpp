@@ -152,6 +152,8 @@ private slots:
     void lastChoicesAreRestored();
     void aWrongOnPurposeVariantAndTheCorruptionViewAreNotRestoredSilently();
     void theCorruptionViewOfACorrectRunShowsItsRegions();
+    void theIterationChartRescalesToEachRun();
+    void aLongRunShowsItsRegionsWhileItGrows();
     void prefilterOutputCanBeShown();
     void labelsBeforeThePostfilterCanBeShown();
     void raceCheckFindsTheMissingBarrierInGrowSweep();
@@ -1151,6 +1153,46 @@ void ExplorerTest::theCorruptionViewOfACorrectRunShowsItsRegions()
     const QRgb background = picture.pixel(10, 80);
     QVERIFY2(qRed(background) != qGreen(background) || qGreen(background) != qBlue(background),
              qPrintable(QStringLiteral("pixel (10, 80) is grey: %1").arg(background, 0, 16)));
+}
+
+void ExplorerTest::theIterationChartRescalesToEachRun()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QCustomPlot* plot = window_->timingPanel()->plot(TimingPanel::PerIteration);
+    const double first = plot->xAxis->range().upper;
+    QVERIFY2(first > 600, qPrintable(QString::number(first)));
+    // Zoomed in by hand, then a shorter run: the chart shows all of it, and no more.
+    plot->xAxis->setRange(100, 120);
+    child<QSpinBox>(window_.get(), "iterationCapSpin")->setValue(40);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QCOMPARE(window_->result()->iterations, 40u);
+    QVERIFY2(plot->xAxis->range().lower <= 1 && plot->xAxis->range().upper >= 40 && plot->xAxis->range().upper < 60,
+             qPrintable(QStringLiteral("%1..%2").arg(plot->xAxis->range().lower).arg(plot->xAxis->range().upper)));
+}
+
+void ExplorerTest::aLongRunShowsItsRegionsWhileItGrows()
+{
+    // The one-pixel corridor with the slowest driver: a run of seconds.
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    chooseVariant(variant);
+    const QImage plain = window_->currentPicture();
+    child<QAction>(window_.get(), "runAction")->trigger();
+    // Pictures of the corridor filling up arrive while the run goes on.
+    QTRY_VERIFY_WITH_TIMEOUT(window_->partialPictures() >= 2, 120000);
+    QVERIFY(window_->isRunning());
+    const QImage growing = window_->currentPicture();
+    QCOMPARE(growing.size(), plain.size());
+    QVERIFY2(growing.pixel(0, 0) != plain.pixel(0, 0), "the seed's pixel is drawn in its region's colour");
+    QCOMPARE(growing.pixel(999, 400), plain.pixel(999, 400)); // the corridor's far end is not reached yet
+    child<QAction>(window_.get(), "cancelAction")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->isRunning(), 20000);
 }
 
 void ExplorerTest::prefilterOutputCanBeShown()
