@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Retakes the screenshots of README.md and docs/screenshots/ under Xvfb,
+# each with the command shown here, from a build in build/ (scripts/build.sh).
+# Look at every one afterwards: a picture nobody can read is a bug.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+out=docs/screenshots
+rgx=build/app/rgx
+shoot() { # FILE ARGS...
+    local file=$1
+    shift
+    QT_QPA_PLATFORM=xcb xvfb-run --auto-servernum -s "-screen 0 1600x1000x24" \
+        "$rgx" --no-settings "$@" --screenshot "$out/$file" 2>&1 | grep -v XDG_RUNTIME_DIR || true
+    [[ -s $out/$file ]] || { echo "screenshots: $file was not written" >&2; exit 1; }
+}
+
+# The first screen: the coins sample on its suggested parameters (adaptive, tolerance 45).
+shoot main-window.png --sample coins --run
+# Corruption views of the wrong-on-purpose local-nobarrier collectives.
+shoot corruption-local-nobarrier-sweep.png --sample coins --show-differences --run \
+    --variant driver=host-batched,frontier=sweep,collectives=local-nobarrier,tile=direct
+shoot corruption-local-nobarrier-queue.png --sample coins --show-differences --run \
+    --variant driver=host-batched,frontier=queue,collectives=local-nobarrier
+# Host-sync against host-batched: kernel totals and idle gaps, and the timeline.
+shoot timing-host-sync-vs-host-batched.png --sample astronaut --run --chart per-kernel \
+    --variant driver=host-sync,frontier=queue,collectives=atomics \
+    --compare driver=host-batched,frontier=queue,collectives=atomics
+shoot timeline-host-sync-vs-host-batched.png --sample astronaut --run --chart timeline \
+    --variant driver=host-sync,frontier=queue,collectives=atomics \
+    --compare driver=host-batched,frontier=queue,collectives=atomics
+# Many iterations per launch on Intel's CPU runtime, against one per launch.
+shoot fusion-vs-host-sync.png --sample astronaut --device intel --run --chart per-iteration \
+    --variant driver=host-sync,frontier=queue,collectives=local \
+    --compare driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier
+# The binary-search lab.
+shoot binary-search-lab.png --lab host-batched
+echo "screenshots: written to $out"
