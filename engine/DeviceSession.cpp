@@ -57,6 +57,18 @@ std::vector<T> hostMap(size_t count, T value)
 
 } // namespace
 
+// What a result says about its run, the same for full and box maps.
+template <typename Result>
+void DeviceSession::describeRun(Result& result, const GrowRun& run, const GrowVariant& variant) const
+{
+    result.regions = run.regions;
+    result.iterations = run.iterations;
+    result.stoppedAtCap = run.stoppedAtCap;
+    result.note = run.note;
+    result.device = device_.info().name;
+    result.variant = variant.text();
+}
+
 // The stages a run needs, their programs built.
 struct DeviceSession::Prepared {
     std::unique_ptr<BoxMean> boxMean;   // null when the prefilter is none or unchanged
@@ -165,12 +177,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     const BoxMaps maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
                                          grown.timings);
     maps.widen(result.labels, result.stamps);
-    result.regions = grown.run.regions;
-    result.iterations = grown.run.iterations;
-    result.stoppedAtCap = grown.run.stoppedAtCap;
-    result.note = grown.run.note;
-    result.device = device_.info().name;
-    result.variant = variant.text();
+    describeRun(result, grown.run, variant);
 
     if (DensityFilter* density = prepared.density.get()) {
         checkCancel(control, "before the postfilter");
@@ -200,12 +207,7 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     result.maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
                                   grown.timings);
     result.hostMilliseconds = millisecondsSince(grown.start);
-    result.regions = grown.run.regions;
-    result.iterations = grown.run.iterations;
-    result.stoppedAtCap = grown.run.stoppedAtCap;
-    result.note = grown.run.note;
-    result.device = device_.info().name;
-    result.variant = variant.text();
+    describeRun(result, grown.run, variant);
     if (params.prefilter.kind != PrefilterSpec::Kind::None)
         result.filteredLuma = filtered_;
     result.kernels = std::move(grown.kernels);

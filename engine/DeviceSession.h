@@ -21,6 +21,7 @@ namespace rgx {
 class ComputeDevice;
 class GrowState;
 struct Footprint;
+struct GrowRun;
 
 class DeviceSession {
 public:
@@ -53,6 +54,8 @@ private:
     Prepared prepare(const std::vector<Seed>& seeds, const PipelineParams& params, const GrowVariant& variant);
     Grown grow(Prepared& prepared, const std::vector<Seed>& seeds, const PipelineParams& params,
                const GrowVariant& variant, const RunControl& control);
+    template <typename Result>
+    void describeRun(Result& result, const GrowRun& run, const GrowVariant& variant) const;
 
     ComputeDevice& device_;
     std::shared_ptr<const LumaImage> image_;
