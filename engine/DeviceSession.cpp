@@ -174,9 +174,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     result.height = image.height;
     result.labels = labelMap.get();
     result.stamps = stampMap.get();
-    const BoxMaps maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
-                                         grown.timings);
-    maps.widen(result.labels, result.stamps);
+    state_->readBoxInto(grown.run.finalSet, grown.run.box, result.labels, result.stamps, grown.timings);
     describeRun(result, grown.run, variant);
 
     if (DensityFilter* density = prepared.density.get()) {

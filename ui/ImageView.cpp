@@ -33,6 +33,8 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent)
 void ImageView::setPicture(const QPixmap& picture, bool newImage)
 {
     levels_.clear();
+    renderer_ = nullptr;
+    rendered_ = QImage();
     if (picture.isNull()) {
         clear();
         return;
@@ -47,9 +49,30 @@ void ImageView::setPicture(const QPixmap& picture, bool newImage)
     update();
 }
 
+void ImageView::setRenderedPicture(QSize imageSize, Renderer renderer, quint64 serial, bool newImage)
+{
+    levels_.clear();
+    renderer_ = std::move(renderer);
+    rendererSerial_ = serial;
+    const QSize previousSize = imageSize_;
+    imageSize_ = imageSize;
+    if (newImage || previousSize != imageSize_) {
+        fitting_ = true;
+        zoomToFit();
+    }
+    update();
+}
+
+QImage ImageView::grabShown()
+{
+    return grab().toImage();
+}
+
 void ImageView::clear()
 {
     levels_.clear();
+    renderer_ = nullptr;
+    rendered_ = QImage();
     imageSize_ = QSize();
     seeds_.clear();
     selected_ = -1;
@@ -163,6 +186,28 @@ void ImageView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.fillRect(rect(), QColor(58, 60, 64));
+    if (renderer_) {
+        // The visible part, rendered at the view's resolution; again only
+        // when the part, its size or what it draws changed.
+        const QRectF shown = QRectF(offset_, QSizeF(imageSize_) * scale_).intersected(QRectF(rect()));
+        if (!shown.isEmpty()) {
+            const QRectF source((shown.left() - offset_.x()) / scale_, (shown.top() - offset_.y()) / scale_,
+                                shown.width() / scale_, shown.height() / scale_);
+            const qreal ratio = devicePixelRatioF();
+            const QSize size(std::max(1, int(std::lround(shown.width() * ratio))),
+                             std::max(1, int(std::lround(shown.height() * ratio))));
+            if (rendered_.size() != size || renderedSource_ != source || renderedSerial_ != rendererSerial_) {
+                rendered_ = QImage(size, QImage::Format_RGB32);
+                renderer_(source, rendered_);
+                rendered_.setDevicePixelRatio(ratio);
+                renderedSource_ = source;
+                renderedSerial_ = rendererSerial_;
+            }
+            painter.drawImage(shown.topLeft(), rendered_);
+        }
+        drawSeeds(painter);
+        return;
+    }
     if (levels_.empty()) {
         painter.setPen(QColor(220, 220, 220));
         painter.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
@@ -241,7 +286,7 @@ void ImageView::resizeEvent(QResizeEvent* event)
 
 void ImageView::wheelEvent(QWheelEvent* event)
 {
-    if (levels_.empty())
+    if (!hasPicture())
         return;
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0.0)
@@ -252,7 +297,7 @@ void ImageView::wheelEvent(QWheelEvent* event)
 void ImageView::mousePressEvent(QMouseEvent* event)
 {
     setFocus(Qt::MouseFocusReason);
-    if (levels_.empty())
+    if (!hasPicture())
         return;
     pressPosition_ = event->position();
     lastPosition_ = event->position();
@@ -280,7 +325,7 @@ void ImageView::mousePressEvent(QMouseEvent* event)
 void ImageView::mouseMoveEvent(QMouseEvent* event)
 {
     const QPointF position = event->position();
-    if (!levels_.empty()) {
+    if (hasPicture()) {
         const QPoint pixel = pixelAt(position);
         emit hoverPixel(pixel, contains(pixel));
     }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "Seeds.h"
+#include <QImage>
 #include <QPixmap>
 #include <QPoint>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace rgx::ui {
@@ -17,8 +19,16 @@ public:
 
     // A new image: the picture is shown fitted to the view.
     void setPicture(const QPixmap& picture, bool newImage);
+    // Draws the image rectangle `source` (image pixels) into all of `out`.
+    using Renderer = std::function<void(const QRectF& source, QImage& out)>;
+    // A picture too large to hold whole at full size (and its frames): the
+    // renderer draws the visible part at the view's own resolution whenever
+    // the view changes; `serial` names what it draws (a new one, a new frame).
+    void setRenderedPicture(QSize imageSize, Renderer renderer, quint64 serial, bool newImage);
     void clear();
-    bool hasPicture() const { return !levels_.empty(); }
+    bool hasPicture() const { return !levels_.empty() || bool(renderer_); }
+    // What the view shows now, at its own size (the rendered part included).
+    QImage grabShown();
     QSize imageSize() const { return imageSize_; }
 
     void setSeeds(const std::vector<Seed>& seeds);
@@ -73,6 +83,12 @@ private:
     // Halved copies of the picture: zoomed far out, the view draws from the
     // level closest to the screen size, so a 4096 x 4096 image stays smooth.
     std::vector<QPixmap> levels_;
+    Renderer renderer_;
+    quint64 rendererSerial_ = 0;
+    // The last rendered part, drawn again while nothing it depends on changed.
+    QImage rendered_;
+    QRectF renderedSource_;
+    quint64 renderedSerial_ = 0;
     QSize imageSize_;
     double scale_ = 1.0;
     QPointF offset_;          // widget position of the image's top-left corner

@@ -58,6 +58,10 @@ namespace {
 // takes less than this.
 constexpr double liveLimitMs = 100.0;
 
+// Images larger than this are not drawn whole at full size: the view
+// renders each frame for what it shows, at its own resolution.
+constexpr uint64_t renderedInViewAbove = uint64_t(2048) * 2048;
+
 constexpr int maxRecentFiles = 10;
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
@@ -527,8 +531,15 @@ void MainWindow::connectEngine()
         // The regions so far, over the image: the run streams its growth.
         OverlayStyle style = overlayStyle(partial->iterations);
         style.frontier = false;
-        currentPicture_ = QPixmap::fromImage(renderOverlay(baseImage(), *partial, style));
-        view_->setPicture(currentPicture_, false);
+        if (renderedInView()) {
+            showInView(partial, style, ViewLayers(), false);
+        } else {
+            QImage picture(displayImage_.size(), QImage::Format_RGB32);
+            renderOverlayView(baseImage(), partial.get(), style, ViewLayers(),
+                              QRectF(QPointF(0, 0), QSizeF(displayImage_.size())), picture);
+            currentPicture_ = QPixmap::fromImage(picture);
+            view_->setPicture(currentPicture_, false);
+        }
         ++partialPictures_;
     });
     connect(worker, &EngineWorker::runFinished, this, &MainWindow::onRunFinished);
@@ -717,17 +728,17 @@ bool MainWindow::openImage(const QString& path)
     imagePath_ = path.startsWith(QLatin1Char(':')) ? path : QFileInfo(path).absoluteFilePath();
     sessionPath_.clear();
     luma_ = luma;
-    displayImage_ = image.convertToFormat(QImage::Format_RGB32);
-    dimmedImage_ = displayImage_.copy();
-    // Darkened to a third, so magenta differences stand out from any image.
-    for (int y = 0; y < dimmedImage_.height(); ++y) {
-        auto* line = reinterpret_cast<QRgb*>(dimmedImage_.scanLine(y));
-        for (int x = 0; x < dimmedImage_.width(); ++x)
-            line[x] = qRgb(qRed(line[x]) / 3, qGreen(line[x]) / 3, qBlue(line[x]) / 3);
+    // Grey images stay one byte a pixel; the corruption view darkens as it draws.
+    displayImage_ = image.convertToFormat(image.isGrayscale() ? QImage::Format_Grayscale8 : QImage::Format_RGB32);
+    if (renderedInView()) {
+        basePixmap_ = QPixmap();
+        currentPicture_ = QPixmap();
+        showInView(nullptr, OverlayStyle(), ViewLayers(), true);
+    } else {
+        basePixmap_ = QPixmap::fromImage(displayImage_);
+        currentPicture_ = basePixmap_;
+        view_->setPicture(basePixmap_, true);
     }
-    basePixmap_ = QPixmap::fromImage(displayImage_);
-    currentPicture_ = basePixmap_;
-    view_->setPicture(basePixmap_, true);
     view_->setSeeds({});
     seedModel_->setImage(luma_);
     setWindowTitle(QStringLiteral("%1 - RGX").arg(QFileInfo(path).fileName()));
@@ -975,7 +986,8 @@ bool MainWindow::exportOverlay(const QString& path)
         QByteArray bytes;
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
-        if (!currentPicture_.toImage().save(&buffer, "PNG"))
+        const QImage picture = currentPicture_.isNull() ? framePicture(playback_->frame()) : currentPicture_.toImage();
+        if (!picture.save(&buffer, "PNG"))
             throw InputError("overlay " + path.toStdString() + ": the picture could not be encoded as PNG");
         saveFileAtomically(path, bytes);
     } catch (const std::exception& error) {
@@ -1365,33 +1377,64 @@ void MainWindow::updateDiffLabel()
 
 // ---- pictures -------------------------------------------------------------
 
-QImage MainWindow::diffPicture(uint32_t frame) const
+// What the display settings show of frame `frame`: the result drawn over
+// (the filtered) image, or under the corruption view the regions over the
+// darkened image with the differences on top.
+MainWindow::Frame MainWindow::frameLayers(uint32_t frame)
 {
-    // The regions over the darkened image, so that a run without any
-    // difference still shows what it grew; the differences on top.
-    QImage picture = renderOverlay(dimmedImage_, *result_, overlayStyle(frame));
-    const bool lastFrame = frame >= playback_->lastFrame();
-    const auto& mask = diff_->mask;
-    const int width = picture.width();
-    for (int y = 0; y < picture.height(); ++y) {
-        auto* line = reinterpret_cast<QRgb*>(picture.scanLine(y));
-        for (int x = 0; x < width; ++x) {
-            const size_t p = size_t(y) * size_t(width) + size_t(x);
-            if (p >= mask.size() || !mask[p])
-                continue;
-            // A difference appears at the first iteration either map classified the pixel.
-            uint32_t when = result_->stamps[p];
-            if (reference_ && p < reference_->stamps.size())
-                when = std::min(when, reference_->stamps[p]);
-            // Mostly magenta, with a little of the image left, so that even a
-            // region that is wrong everywhere still shows where it lies.
-            if (lastFrame || when <= frame) {
-                const QRgb original = displayImage_.pixel(x, y);
-                line[x] = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
-            }
-        }
+    Frame shown;
+    shown.style = overlayStyle(frame);
+    if (!result_ || (!playback_->overlayShown() && !corruptionAction_->isChecked())) {
+        shown.layers.regions = false;
+        shown.result = result_;
+        return shown;
     }
+    if (corruptionAction_->isChecked()) {
+        shown.result = result_;
+        shown.layers.baseDivisor = 3;
+        if (diff_) {
+            shown.differences = diff_;
+            shown.layers.differences = &diff_->mask;
+            shown.reference = reference_;
+            shown.layers.referenceStamps = reference_ ? &reference_->stamps : nullptr;
+            shown.layers.allDifferences = frame >= playback_->lastFrame();
+        }
+        return shown;
+    }
+    shown.result = playback_->showBeforePostfilter() && beforePostfilter_ ? beforePostfilter_ : result_;
+    return shown;
+}
+
+QImage MainWindow::framePicture(uint32_t frame)
+{
+    const Frame shown = frameLayers(frame);
+    const QImage& base = shown.layers.baseDivisor > 1 ? displayImage_ : baseImage();
+    QImage picture(base.size(), QImage::Format_RGB32);
+    renderOverlayView(base, shown.result.get(), shown.style, shown.layers, QRectF(QPointF(0, 0), QSizeF(base.size())),
+                      picture);
     return picture;
+}
+
+QImage MainWindow::currentPicture()
+{
+    return currentPicture_.isNull() && luma_ ? framePicture(playback_->frame()) : currentPicture_.toImage();
+}
+
+bool MainWindow::renderedInView() const
+{
+    return luma_ && luma_->pixelCount() > renderedInViewAbove;
+}
+
+// Above renderedInViewAbove pixels the view renders what it shows itself:
+// the frame's layers, kept alive by the renderer, drawn at screen size.
+void MainWindow::showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
+                            std::shared_ptr<const void> keepAlive)
+{
+    const QImage base = layers.baseDivisor > 1 ? displayImage_ : baseImage();
+    auto renderer = [base, result, style, layers, keepAlive](const QRectF& source, QImage& out) {
+        renderOverlayView(base, result.get(), style, layers, source, out);
+    };
+    view_->setRenderedPicture(base.size(), renderer, ++renderSerial_, newImage);
 }
 
 OverlayStyle MainWindow::overlayStyle(uint32_t frame) const
@@ -1417,7 +1460,7 @@ const QImage& MainWindow::baseImage()
             for (int x = 0; x < grey.width(); ++x)
                 line[x] = uchar(result_->filteredLuma[size_t(y) * size_t(grey.width()) + size_t(x)] >> shift);
         }
-        filteredImage_ = grey.convertToFormat(QImage::Format_RGB32);
+        filteredImage_ = grey;
     }
     return filteredImage_;
 }
@@ -1429,6 +1472,13 @@ void MainWindow::refreshPicture()
         return;
     }
     const uint32_t frame = playback_->frame();
+    if (renderedInView()) {
+        const Frame shown = frameLayers(frame);
+        auto keep = std::make_shared<std::pair<std::shared_ptr<const ResultDiff>, GrowResultPtr>>(shown.differences,
+                                                                                                  shown.reference);
+        showInView(shown.result, shown.style, shown.layers, false, keep);
+        return;
+    }
     const bool corruption = corruptionAction_->isChecked();
     QPixmap picture;
     if (!result_ || (!playback_->overlayShown() && !corruption)) {
@@ -1447,17 +1497,7 @@ void MainWindow::refreshPicture()
         if (QPixmap* cached = frameCache_.object(key)) {
             picture = *cached;
         } else {
-            QImage image;
-            if (corruption && diff_)
-                image = diffPicture(frame);
-            else if (corruption)
-                image = renderOverlay(dimmedImage_, *result_, overlayStyle(frame)); // until the reference arrives
-            else {
-                const GrowResult& shown =
-                    playback_->showBeforePostfilter() && beforePostfilter_ ? *beforePostfilter_ : *result_;
-                image = renderOverlay(baseImage(), shown, overlayStyle(frame));
-            }
-            picture = QPixmap::fromImage(image);
+            picture = QPixmap::fromImage(framePicture(frame));
             frameCache_.insert(key, new QPixmap(picture), std::max<qsizetype>(1, qsizetype(picture.width()) * picture.height() * 4 / 1024));
         }
     }

@@ -98,7 +98,9 @@ public:
     // Raises the binary-search lab tab.
     void showLab();
     // The picture the view shows now (without seed markers).
-    QImage currentPicture() const { return currentPicture_.toImage(); }
+    // The picture the window shows, whole (rendered at full size on demand
+    // for images the view renders part by part).
+    QImage currentPicture();
 
 public slots:
     void runNow();
@@ -151,7 +153,19 @@ private:
     QString cliPath() const;
     void updateActions();
     void refreshPicture();
-    QImage diffPicture(uint32_t frame) const;
+    // The layers of a frame as the display settings show it, and what keeps them alive.
+    struct Frame {
+        GrowResultPtr result;
+        OverlayStyle style;
+        ViewLayers layers;
+        std::shared_ptr<const ResultDiff> differences;
+        GrowResultPtr reference;
+    };
+    Frame frameLayers(uint32_t frame);
+    QImage framePicture(uint32_t frame);
+    bool renderedInView() const;
+    void showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
+                    std::shared_ptr<const void> keepAlive = {});
     // The picture the regions are drawn on: the image, or the prefilter's output.
     const QImage& baseImage();
     void updateDiffLabel();
@@ -198,9 +212,9 @@ private:
 
     QString imagePath_;
     QString sessionPath_;
-    QImage displayImage_;      // the source image as 32-bit RGB
-    QImage dimmedImage_;       // the same, darkened, under the corruption view
-    QPixmap basePixmap_;
+    QImage displayImage_;      // the source image: 8-bit grey, or 32-bit RGB
+    QPixmap basePixmap_;       // it as a pixmap, for images drawn whole
+    quint64 renderSerial_ = 0; // of what the view renders itself (large images)
     QImage filteredImage_;     // the prefilter's output of result_, grey, built when first shown
     QPixmap currentPicture_;
     std::shared_ptr<const LumaImage> luma_;

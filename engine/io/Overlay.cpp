@@ -107,4 +107,111 @@ QImage renderOverlay(const QImage& base, const GrowResult& result, const Overlay
     return picture;
 }
 
+namespace {
+
+// The picture's colour at (x, y), for the formats a view is given.
+inline QRgb basePixel(const QImage& base, int x, int y)
+{
+    const uchar* line = base.constScanLine(y);
+    if (base.format() == QImage::Format_Grayscale8) {
+        const int grey = line[x];
+        return qRgb(grey, grey, grey);
+    }
+    return reinterpret_cast<const QRgb*>(line)[x];
+}
+
+} // namespace
+
+void renderOverlayView(const QImage& base, const GrowResult* result, const OverlayStyle& style,
+                       const ViewLayers& layers, const QRectF& source, QImage& out)
+{
+    if (out.format() != QImage::Format_RGB32)
+        out = out.convertToFormat(QImage::Format_RGB32);
+    const int width = base.width(), height = base.height();
+    const int outWidth = out.width(), outHeight = out.height();
+    if (width == 0 || height == 0 || outWidth == 0 || outHeight == 0 || source.isEmpty())
+        return;
+    if (result && (result->width != width || result->height != height ||
+                   result->labels.size() != size_t(width) * size_t(height)))
+        throw std::invalid_argument("renderOverlayView: the result does not match the picture's size");
+    if (base.format() != QImage::Format_Grayscale8 && base.format() != QImage::Format_RGB32 &&
+        base.format() != QImage::Format_ARGB32)
+        throw std::invalid_argument("renderOverlayView: the picture must be RGB32, ARGB32 or Grayscale8");
+
+    // The image column and row under the centre of each output pixel.
+    std::vector<int> columns(static_cast<size_t>(outWidth));
+    std::vector<int> rows(static_cast<size_t>(outHeight));
+    const double stepX = source.width() / outWidth, stepY = source.height() / outHeight;
+    for (int i = 0; i < outWidth; ++i)
+        columns[size_t(i)] = std::clamp(int(std::floor(source.left() + (i + 0.5) * stepX)), 0, width - 1);
+    for (int j = 0; j < outHeight; ++j)
+        rows[size_t(j)] = std::clamp(int(std::floor(source.top() + (j + 0.5) * stepY)), 0, height - 1);
+    // A neighbour for outlines: the next image pixel, or the next output
+    // pixel's when that is farther (zoomed out).
+    const int reachX = std::max(1, int(std::lround(stepX))), reachY = std::max(1, int(std::lround(stepY)));
+
+    const bool regions = layers.regions && result && !result->labels.empty();
+    std::vector<QRgb> fill, outline;
+    if (regions) {
+        const int labelCount = int(result->regions.size()) + 1;
+        fill.assign(size_t(labelCount) + 1, 0);
+        outline.assign(size_t(labelCount) + 1, 0);
+        for (int k = 1; k <= labelCount; ++k) {
+            const QColor colour = regionColour(k);
+            fill[size_t(k)] = colour.rgb();
+            outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
+        }
+    }
+    const uint32_t frame = style.frame;
+    const bool showFrontier = style.frontier && frame != std::numeric_limits<uint32_t>::max();
+    const int alpha = std::clamp(int(std::lround(style.opacity * 256.0)), 0, 256);
+    const auto blend = [alpha](int under, int over) { return (under * (256 - alpha) + over * alpha + 128) >> 8; };
+    const int divisor = std::max(1, layers.baseDivisor);
+    const uint16_t* labels = regions ? result->labels.data() : nullptr;
+    const uint32_t* stamps = regions ? result->stamps.data() : nullptr;
+    const auto visible = [&](int x, int y) -> int {
+        const size_t i = size_t(y) * size_t(width) + size_t(x);
+        return stamps[i] <= frame ? labels[i] : 0;
+    };
+
+    for (int j = 0; j < outHeight; ++j) {
+        const int y = rows[size_t(j)];
+        auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
+        for (int i = 0; i < outWidth; ++i) {
+            const int x = columns[size_t(i)];
+            QRgb colour = basePixel(base, x, y);
+            if (divisor > 1)
+                colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
+            const size_t p = size_t(y) * size_t(width) + size_t(x);
+            const int label = regions ? visible(x, y) : 0;
+            if (label > 0 && label < int(fill.size())) {
+                if (showFrontier && stamps[p] == frame) {
+                    colour = frontierColour;
+                } else if (style.outlines &&
+                           ((x >= reachX && visible(x - reachX, y) != label) ||
+                            (x + reachX < width && visible(x + reachX, y) != label) ||
+                            (y >= reachY && visible(x, y - reachY) != label) ||
+                            (y + reachY < height && visible(x, y + reachY) != label))) {
+                    colour = outline[size_t(label)];
+                } else {
+                    const QRgb over = fill[size_t(label)];
+                    colour = qRgb(blend(qRed(colour), qRed(over)), blend(qGreen(colour), qGreen(over)),
+                                  blend(qBlue(colour), qBlue(over)));
+                }
+            }
+            if (layers.differences && p < layers.differences->size() && (*layers.differences)[p]) {
+                // A difference shows from the first iteration either map classified the pixel.
+                uint32_t when = result ? result->stamps[p] : 0;
+                if (layers.referenceStamps && p < layers.referenceStamps->size())
+                    when = std::min(when, (*layers.referenceStamps)[p]);
+                if (layers.allDifferences || when <= frame) {
+                    const QRgb original = basePixel(base, x, y);
+                    colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
+                }
+            }
+            line[i] = colour;
+        }
+    }
+}
+
 } // namespace rgx

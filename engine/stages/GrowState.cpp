@@ -6,6 +6,7 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <array>
 
 namespace rgx {
 
@@ -184,6 +185,26 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     maps.stamps = host + labelBytes;
     maps.storage = std::shared_ptr<const void>(block, block->mapped);
     return maps;
+}
+
+void GrowState::readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& fullLabels,
+                            std::vector<uint32_t>& fullStamps, TimingLog& timings)
+{
+    if (box.empty())
+        return;
+    cl::CommandQueue& queue = device_.queue();
+    const size_t boxWidth = box.x1 - box.x0 + 1, boxHeight = box.y1 - box.y0 + 1;
+    const size_t rowPitch = size_t(width_);
+    // One rectangle per map, its rows where the image's rows are.
+    auto readRect = [&](const cl::Buffer& buffer, void* host, size_t bytesPerPixel, const char* name) {
+        const std::array<size_t, 3> origin{box.x0 * bytesPerPixel, box.y0, 0};
+        const std::array<size_t, 3> region{boxWidth * bytesPerPixel, boxHeight, 1};
+        queue.enqueueReadBufferRect(buffer, CL_FALSE, origin, origin, region, rowPitch * bytesPerPixel, 0,
+                                    rowPitch * bytesPerPixel, 0, host, nullptr, timings.track("download", name));
+    };
+    readRect(labels[set], fullLabels.data(), 2, "read:labels");
+    readRect(stamps[set], fullStamps.data(), 4, "read:stamps");
+    queue.finish();
 }
 
 Footprint GrowState::footprint() const

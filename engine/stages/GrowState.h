@@ -85,6 +85,11 @@ public:
     BoxMaps readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
                     TimingLog& timings);
 
+    // The same box read straight into full maps of the image (which hold
+    // label 0 and stamp "never" elsewhere): no narrow copy, no pinned block.
+    void readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps,
+                     TimingLog& timings);
+
     Footprint footprint() const;
 
 private:

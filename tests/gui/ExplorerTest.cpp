@@ -154,6 +154,7 @@ private slots:
     void theCorruptionViewOfACorrectRunShowsItsRegions();
     void theIterationChartRescalesToEachRun();
     void aLongRunShowsItsRegionsWhileItGrows();
+    void aLargeImageIsDrawnForTheViewAtItsOwnSize();
     void prefilterOutputCanBeShown();
     void labelsBeforeThePostfilterCanBeShown();
     void raceCheckFindsTheMissingBarrierInGrowSweep();
@@ -1193,6 +1194,34 @@ void ExplorerTest::aLongRunShowsItsRegionsWhileItGrows()
     QCOMPARE(growing.pixel(999, 400), plain.pixel(999, 400)); // the corridor's far end is not reached yet
     child<QAction>(window_.get(), "cancelAction")->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!window_->isRunning(), 20000);
+}
+
+void ExplorerTest::aLargeImageIsDrawnForTheViewAtItsOwnSize()
+{
+    // Above 2048 x 2048 pixels the view renders each frame for what it shows.
+    QImage large(2300, 2100, QImage::Format_Grayscale8);
+    for (int y = 0; y < large.height(); ++y)
+        for (int x = 0; x < large.width(); ++x)
+            large.scanLine(y)[x] = uchar((x / 40 + y / 40) % 2 ? 200 : 60);
+    const QString path = folder_->filePath(QStringLiteral("large.png"));
+    QVERIFY(large.save(path));
+    QVERIFY(window_->openImage(path));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "# parameters: --mode range --lower 5 --upper 5\n1150 1050\n")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    ImageView* view = window_->imageView();
+    // Fitted to the view: the seed's square is drawn in its region's colour.
+    const QImage shown = view->grabShown();
+    const QPoint seed = view->pixelCentre(1150, 1050).toPoint() + QPoint(3, 3);
+    const QRgb colour = shown.pixel(seed);
+    QVERIFY2(qRed(colour) != qGreen(colour) || qGreen(colour) != qBlue(colour),
+             qPrintable(QStringLiteral("grey at the seed: %1").arg(colour, 0, 16)));
+    // The same frame whole equals what the exports draw.
+    OverlayStyle style;
+    style.opacity = window_->playbackPanel()->opacity();
+    style.outlines = window_->playbackPanel()->outlines();
+    style.frontier = window_->playbackPanel()->frontier();
+    style.frame = window_->playbackPanel()->frame();
+    QCOMPARE(window_->currentPicture(), renderOverlay(large.convertToFormat(QImage::Format_RGB32), *window_->result(), style));
 }
 
 void ExplorerTest::prefilterOutputCanBeShown()
