@@ -65,6 +65,7 @@ struct RunControl {
     // (0xFFFFFFFF where a driver does not know it: tiles run rounds).
     std::function<bool()> partialWanted;
     std::function<void(const BoxMaps& maps, uint32_t iteration)> partial;
+    int partialStep = 1; // every partialStep-th pixel each way (BoxMaps::step), on the step grid
 };
 
 // Region counts and sums of the pixels still classified, on the luma the

@@ -2,14 +2,24 @@
 #include "Result.h"
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace rgx {
 
+int64_t BoxMaps::sampleAt(int x, int y) const
+{
+    if (x < x0 || y < y0 || x >= x0 + boxWidth * step || y >= y0 + boxHeight * step)
+        return -1;
+    return int64_t((y - y0) / step) * int64_t(boxWidth) + int64_t((x - x0) / step);
+}
+
 uint16_t BoxMaps::label(int x, int y) const
 {
-    if (x < x0 || y < y0 || x >= x0 + boxWidth || y >= y0 + boxHeight)
+    const int64_t sample = sampleAt(x, y);
+    if (sample < 0)
         return 0;
-    const size_t i = size_t(y - y0) * size_t(boxWidth) + size_t(x - x0);
+    const size_t i = size_t(sample);
     if (labelBytes == 1)
         return labels[i];
     uint16_t value;
@@ -19,9 +29,10 @@ uint16_t BoxMaps::label(int x, int y) const
 
 uint32_t BoxMaps::stamp(int x, int y) const
 {
-    if (x < x0 || y < y0 || x >= x0 + boxWidth || y >= y0 + boxHeight)
+    const int64_t sample = sampleAt(x, y);
+    if (sample < 0)
         return unclassifiedStamp;
-    const size_t i = size_t(y - y0) * size_t(boxWidth) + size_t(x - x0);
+    const size_t i = size_t(sample);
     if (stampBytes == 2) {
         uint16_t value;
         std::memcpy(&value, stamps + 2 * i, 2);
@@ -34,6 +45,8 @@ uint32_t BoxMaps::stamp(int x, int y) const
 
 void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fullStamps) const
 {
+    if (step != 1)
+        throw std::invalid_argument("BoxMaps::widen: the maps hold every " + std::to_string(step) + "th pixel only");
     const size_t count = size_t(width) * size_t(height);
     if (fullLabels.size() != count)
         fullLabels.assign(count, 0);

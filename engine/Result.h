@@ -69,20 +69,27 @@ struct BoxMaps {
     int height = 0;
     int x0 = 0;
     int y0 = 0;
-    int boxWidth = 0;  // 0: nothing classified
+    int boxWidth = 0;  // samples; 0: nothing classified
     int boxHeight = 0;
+    int step = 1;      // the samples are every step-th pixel of every step-th row (1: all)
     int labelBytes = 2;
     int stampBytes = 4;
     const uint8_t* labels = nullptr;
     const uint8_t* stamps = nullptr;
     std::shared_ptr<const void> storage; // keeps labels and stamps alive
 
+    // The sample at or before pixel (x, y).
     uint16_t label(int x, int y) const;
     uint32_t stamp(int x, int y) const;
-    // Full maps (label 0, stamp 0xFFFFFFFF outside the box) of the image.
+    // Full maps (label 0, stamp 0xFFFFFFFF outside the box) of the image;
+    // step 1 only (InvalidArgument otherwise).
     void widen(std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps) const;
     // Host bytes the maps take.
     uint64_t bytes() const { return uint64_t(boxWidth) * uint64_t(boxHeight) * uint64_t(labelBytes + stampBytes); }
+
+private:
+    // Index of the sample at or before pixel (x, y); -1 outside the box.
+    int64_t sampleAt(int x, int y) const;
 };
 
 // What a click of a resident session returns (engine/DeviceSession.h): the

@@ -152,19 +152,20 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     }
 }
 
-// The labels and stamps of the box x0, y0, box_width x box_height, row by
-// row, in the narrowest types that hold them: labels as uchar when
+// The labels and stamps of the box at x0, y0, box_width x box_height samples
+// every `step` pixels each way (1: every pixel), row by row, in the
+// narrowest types that hold them: labels as uchar when
 // label_bytes is 1 (at most 255 regions), stamps as ushort when stamp_bytes
 // is 2 (every stamp below 0xFFFF, which then means "never"). A 2-D launch:
 // dimension 0 walks the columns, dimension 1 the rows.
 __kernel void pack_maps(__global const uint* stamps, __global const ushort* labels, const uint width,
-                        const uint x0, const uint y0, const uint box_width, const uint box_height,
+                        const uint x0, const uint y0, const uint box_width, const uint box_height, const uint step,
                         const uint label_bytes, const uint stamp_bytes,
                         __global uchar* packed_labels, __global uchar* packed_stamps)
 {
     for (uint row = get_group_id(1); row < box_height; row += get_num_groups(1)) {
         for (uint column = get_global_id(0); column < box_width; column += get_global_size(0)) {
-            const uint p = (y0 + row) * width + x0 + column;
+            const uint p = (y0 + row * step) * width + x0 + column * step;
             const uint i = row * box_width + column;
             const ushort label = labels[p];
             const uint stamp = stamps[p];

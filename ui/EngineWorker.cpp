@@ -120,10 +120,10 @@ GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
 }
 
 namespace {
-// A long run sends a picture of its regions every partialPictureMs, on
-// images up to partialPictureLimit pixels (each picture is a full overlay).
+// A long run sends a picture of its regions every partialPictureMs, of at
+// most partialPictureLimit pixels (every few pixels of a larger image).
 constexpr qint64 partialPictureMs = 250;
-constexpr uint64_t partialPictureLimit = uint64_t(4096) * 4096;
+constexpr uint64_t partialPictureLimit = uint64_t(2048) * 2048; // a preview: more than a screen shows
 } // namespace
 
 void EngineWorker::run(const RunRequest& request)
@@ -163,21 +163,38 @@ void EngineWorker::run(const RunRequest& request)
             }
         };
         // Partial pictures a few times a second, once a run has lasted a
-        // while, on images small enough to draw whole each time.
+        // while; on images over partialPictureLimit pixels every step-th
+        // pixel of every step-th row (the window scales them back up).
         QElapsedTimer sincePartial;
         sincePartial.start();
-        if (request.image->pixelCount() <= partialPictureLimit) {
-            control.partialWanted = [&] { return sincePartial.elapsed() >= partialPictureMs; };
-            control.partial = [&, id](const BoxMaps& maps, uint32_t iteration) {
-                auto partial = std::make_shared<GrowResult>();
+        int step = 1;
+        while (request.image->pixelCount() / uint64_t(step * step) > partialPictureLimit)
+            ++step;
+        control.partialWanted = [&] { return sincePartial.elapsed() >= partialPictureMs; };
+        control.partialStep = step;
+        control.partial = [&, id, step](const BoxMaps& maps, uint32_t iteration) {
+            auto partial = std::make_shared<GrowResult>();
+            if (step == 1) {
                 partial->width = maps.width;
                 partial->height = maps.height;
                 maps.widen(partial->labels, partial->stamps);
-                partial->iterations = iteration;
-                emit runPartial(id, std::move(partial));
-                sincePartial.restart();
-            };
-        }
+            } else {
+                // The engine sampled every step-th pixel: one result pixel each.
+                partial->width = (maps.width + step - 1) / step;
+                partial->height = (maps.height + step - 1) / step;
+                partial->labels.assign(size_t(partial->width) * size_t(partial->height), 0);
+                partial->stamps.assign(partial->labels.size(), unclassifiedStamp);
+                for (int y = maps.y0 / step; y < partial->height && y * step < maps.y0 + maps.boxHeight * step; ++y)
+                    for (int x = maps.x0 / step; x < partial->width && x * step < maps.x0 + maps.boxWidth * step; ++x) {
+                        const size_t i = size_t(y) * size_t(partial->width) + size_t(x);
+                        partial->labels[i] = maps.label(x * step, y * step);
+                        partial->stamps[i] = maps.stamp(x * step, y * step);
+                    }
+            }
+            partial->iterations = iteration;
+            emit runPartial(id, std::move(partial));
+            sincePartial.restart();
+        };
         RunOutcome outcome;
         outcome.request = request;
         outcome.result = session.run(request.seeds, request.params, request.variant, control);

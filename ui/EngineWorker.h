@@ -39,8 +39,9 @@ signals:
     void devicesListed(const rgx::ui::DeviceList& list);
     void runStarted(quint64 id);
     void runProgress(quint64 id, quint32 iteration, quint64 frontierSize);
-    // A long run's regions so far, a few times a second (full maps; stamps
-    // up to `iteration`, 0xFFFFFFFF when the driver does not know it).
+    // A long run's regions so far, a few times a second: maps of the image,
+    // or of every n-th pixel of a large one (a result n times smaller each
+    // way); stamps up to `iteration`, 0xFFFFFFFF when the driver does not know it.
     void runPartial(quint64 id, rgx::GrowResultPtr partial);
     void runFinished(const rgx::ui::RunOutcome& outcome);
     void runFailed(const rgx::ui::RunFailure& failure);

@@ -526,12 +526,25 @@ void MainWindow::connectEngine()
                                     .arg(formatCount(frontier)));
     });
     connect(worker, &EngineWorker::runPartial, this, [this](quint64 id, rgx::GrowResultPtr partial) {
-        if (id != activeRunId_ || !running_ || !luma_ || partial->width != luma_->width)
+        if (id != activeRunId_ || !running_ || !luma_ || partial->width <= 0)
             return;
         // The regions so far, over the image: the run streams its growth.
         OverlayStyle style = overlayStyle(partial->iterations);
         style.frontier = false;
-        if (renderedInView()) {
+        if (partial->width != luma_->width) {
+            // Every step-th pixel of a large image: drawn over the image
+            // shrunk as much, the view's coordinates scaled to it.
+            const double step = double(luma_->width) / double(partial->width);
+            if (shrunkImage_.width() != partial->width || shrunkImage_.height() != partial->height)
+                shrunkImage_ = displayImage_.scaled(partial->width, partial->height, Qt::IgnoreAspectRatio,
+                                                    Qt::FastTransformation);
+            const QImage base = shrunkImage_;
+            auto renderer = [base, partial, style, step](const QRectF& source, QImage& out) {
+                renderOverlayView(base, partial.get(), style, ViewLayers(),
+                                  QRectF(source.topLeft() / step, source.size() / step), out);
+            };
+            view_->setRenderedPicture(displayImage_.size(), renderer, ++renderSerial_, false);
+        } else if (renderedInView()) {
             showInView(partial, style, ViewLayers(), false);
         } else {
             QImage picture(displayImage_.size(), QImage::Format_RGB32);
@@ -730,6 +743,7 @@ bool MainWindow::openImage(const QString& path)
     luma_ = luma;
     // Grey images stay one byte a pixel; the corruption view darkens as it draws.
     displayImage_ = image.convertToFormat(image.isGrayscale() ? QImage::Format_Grayscale8 : QImage::Format_RGB32);
+    shrunkImage_ = QImage();
     if (renderedInView()) {
         basePixmap_ = QPixmap();
         currentPicture_ = QPixmap();

@@ -214,6 +214,7 @@ private:
     QString sessionPath_;
     QImage displayImage_;      // the source image: 8-bit grey, or 32-bit RGB
     QPixmap basePixmap_;       // it as a pixmap, for images drawn whole
+    QImage shrunkImage_;       // it shrunk to the partial pictures of a large image
     quint64 renderSerial_ = 0; // of what the view renders itself (large images)
     QImage filteredImage_;     // the prefilter's output of result_, grey, built when first shown
     QPixmap currentPicture_;

@@ -135,7 +135,7 @@ std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
 }
 
 BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
-                           TimingLog& timings)
+                           TimingLog& timings, int step)
 {
     BoxMaps maps;
     maps.width = width_;
@@ -144,8 +144,9 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
         return maps;
     maps.x0 = int(box.x0);
     maps.y0 = int(box.y0);
-    maps.boxWidth = int(box.x1 - box.x0 + 1);
-    maps.boxHeight = int(box.y1 - box.y0 + 1);
+    maps.step = std::max(step, 1);
+    maps.boxWidth = int(box.x1 - box.x0) / maps.step + 1;
+    maps.boxHeight = int(box.y1 - box.y0) / maps.step + 1;
     maps.labelBytes = regions <= 255 ? 1 : 2;
     maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
     const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
@@ -164,6 +165,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     pack.setArg(a++, cl_uint(box.y0));
     pack.setArg(a++, cl_uint(maps.boxWidth));
     pack.setArg(a++, cl_uint(maps.boxHeight));
+    pack.setArg(a++, cl_uint(maps.step));
     pack.setArg(a++, cl_uint(maps.labelBytes));
     pack.setArg(a++, cl_uint(maps.stampBytes));
     pack.setArg(a++, packedLabels_);

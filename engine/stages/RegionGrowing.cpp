@@ -180,8 +180,15 @@ struct Run {
         if (tiles)
             box = {counters[RGX_COUNTER_TOUCHED + 0], counters[RGX_COUNTER_TOUCHED + 1],
                    counters[RGX_COUNTER_TOUCHED + 2], counters[RGX_COUNTER_TOUCHED + 3]};
+        // On the caller's sample grid: the box starts at a multiple of the step.
+        const uint32_t step = uint32_t(std::max(control.partialStep, 1));
+        if (!box.empty()) {
+            box.x0 -= box.x0 % step;
+            box.y0 -= box.y0 % step;
+        }
         TimingLog ownLog;
-        control.partial(state.readBox(set, box, seeds.size(), iteration == unclassifiedStamp ? cap : iteration, ownLog),
+        control.partial(state.readBox(set, box, seeds.size(), iteration == unclassifiedStamp ? cap : iteration, ownLog,
+                                      int(step)),
                         iteration);
     }
 };

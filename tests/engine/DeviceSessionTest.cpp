@@ -235,6 +235,40 @@ TEST(DeviceSession, PartialPicturesOfALevelRunAreItsStateSoFar)
     }
 }
 
+// A caller that wants a smaller picture of a large run asks for every n-th
+// pixel: the device packs only those, on the n-pixel grid.
+TEST(DeviceSession, PartialPicturesCanHoldEveryNthPixel)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(121, 95, test::PixelKind::Grey8, 13));
+    PipelineParams params;
+    ComputeDevice device(selectDevice(""));
+    DeviceSession session(device, image);
+    std::vector<std::pair<BoxMaps, uint32_t>> partials;
+    RunControl control;
+    control.partialStep = 3;
+    control.partialWanted = [] { return true; };
+    control.partial = [&](const BoxMaps& maps, uint32_t iteration) { partials.emplace_back(maps, iteration); };
+    const GrowResultPtr final = session.run({{60, 45}}, params, parseVariant("driver=host-sync"), control);
+    ASSERT_GE(partials.size(), 2u);
+    for (const auto& [maps, iteration] : partials) {
+        EXPECT_EQ(maps.step, 3);
+        EXPECT_EQ(maps.x0 % 3, 0);
+        EXPECT_EQ(maps.y0 % 3, 0);
+        EXPECT_THROW({ std::vector<uint16_t> l; std::vector<uint32_t> st; maps.widen(l, st); }, std::invalid_argument);
+        for (int y = 0; y < image->height; y += 3)
+            for (int x = 0; x < image->width; x += 3) {
+                const size_t p = size_t(y) * size_t(image->width) + size_t(x);
+                const uint32_t stamp = maps.stamp(x, y);
+                if (stamp == unclassifiedStamp) {
+                    EXPECT_GT(final->stamps[p], iteration) << "(" << x << "," << y << ")";
+                } else {
+                    ASSERT_EQ(stamp, final->stamps[p]) << "(" << x << "," << y << ")";
+                    ASSERT_EQ(maps.label(x, y), final->labels[p]);
+                }
+            }
+    }
+}
+
 TEST(DeviceSession, AClickWithAPostfilterIsAnInputError)
 {
     const auto image = std::make_shared<const LumaImage>(test::randomImage(20, 20, test::PixelKind::Grey8, 1));

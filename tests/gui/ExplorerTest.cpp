@@ -198,6 +198,8 @@ std::unique_ptr<MainWindow> ExplorerTest::makeWindow()
 
 void ExplorerTest::init()
 {
+    // Settings of its own for each test function: CTest may run two at once.
+    QCoreApplication::setApplicationName(QStringLiteral("rgx-gui-tests-%1").arg(QLatin1String(QTest::currentTestFunction())));
     folder_ = std::make_unique<QTemporaryDir>();
     QVERIFY(folder_->isValid());
     window_ = makeWindow();

@@ -134,8 +134,9 @@ int main(int argc, char** argv)
         return 3;
     }
     const uint32_t frames = window.result()->iterations;
-    std::printf("ran it (%s) in %.0f ms: %u iterations\n", parser.value(variantOption).toUtf8().constData(),
-                double(clock.elapsed()), frames);
+    std::printf("ran it (%s) in %.0f ms: %u iterations, %d pictures of the regions drawn while it ran\n",
+                parser.value(variantOption).toUtf8().constData(), double(clock.elapsed()), frames,
+                window.partialPictures());
     // Playback: every frame stepped to and painted, as the play button does.
     PlaybackPanel* playback = window.playbackPanel();
     ImageView* view = window.imageView();
