@@ -155,6 +155,7 @@ private slots:
     void theIterationChartRescalesToEachRun();
     void aLongRunShowsItsRegionsWhileItGrows();
     void aLargeImageIsDrawnForTheViewAtItsOwnSize();
+    void aBareDeviceNumberSelectsThatDevice();
     void prefilterOutputCanBeShown();
     void labelsBeforeThePostfilterCanBeShown();
     void raceCheckFindsTheMissingBarrierInGrowSweep();
@@ -1224,6 +1225,20 @@ void ExplorerTest::aLargeImageIsDrawnForTheViewAtItsOwnSize()
     style.frontier = window_->playbackPanel()->frontier();
     style.frame = window_->playbackPanel()->frame();
     QCOMPARE(window_->currentPicture(), renderOverlay(large.convertToFormat(QImage::Format_RGB32), *window_->result(), style));
+}
+
+void ExplorerTest::aBareDeviceNumberSelectsThatDevice()
+{
+    // rgx --device N: the N-th device as rgx-cli devices lists them.
+    const std::vector<DeviceInfo> devices = listDevices();
+    for (size_t n = 0; n < devices.size(); ++n) {
+        MainWindowOptions options;
+        options.restoreSettings = false;
+        options.preferredDevice = QString::number(n);
+        MainWindow window(options);
+        QVERIFY(waitFor([&] { return window.devicesReady(); }, 60000));
+        QCOMPARE(window.devicePanel()->currentDeviceId(), devices[n].id());
+    }
 }
 
 void ExplorerTest::prefilterOutputCanBeShown()
