@@ -7,10 +7,12 @@
 // with a roll call: when not every work-group arrives within a bounded wait,
 // the launch does nothing, says so in the verdict word, and the host goes on
 // with one step per launch. A barrier that stops being met later ends the
-// launch with the verdict "stalled" rather than hanging.
+// launch with the verdict "stalled" at a step boundary, rather than hanging,
+// and the host goes on from that step one per launch (below).
 //
 // The three words at `grid` (kernels/grow_counters.h) are zeroed by the host
-// before each launch. Arrivals only grow: the roll call counts the groups
+// before each launch; a launch that stalled leaves RGX_BARRIER_STALLED in
+// the released word. Arrivals only grow: the roll call counts the groups
 // once, barrier n waits for (n + 1) * groups arrivals. The group that
 // arrives last publishes n in the released word; the others spin on that
 // word alone, which nobody else writes, with one work-item per group, so the
@@ -59,28 +61,57 @@ inline bool grid_roll_call(volatile __global uint* grid, __local uint* verdict_o
 }
 
 // Barrier number *passed + 1 of the launch: every work-group has finished
-// what came before before any goes on. False when the launch stalled (the
-// caller returns at once).
-inline bool grid_barrier(volatile __global uint* grid, uint* passed, __local uint* verdict_out)
+// what came before before any goes on. False when the launch stalled: then
+// every work-group returns at this same barrier, each after finishing the
+// work before it, so the launch leaves a state that is exactly "step
+// `completed` done" — `completed` is written to *completed_word for the host,
+// which goes on from there one step per launch.
+//
+// Passing and stalling are decided on one word with one compare-and-swap,
+// so exactly one of them happens: the last group to arrive moves the
+// released word from number - 1 to number; a group that has waited too long
+// moves it to RGX_BARRIER_STALLED instead. Whichever succeeds decides for
+// all; a late group that finally arrives sees the verdict and returns.
+inline bool grid_barrier(volatile __global uint* grid, uint* passed, __local uint* verdict_out, uint completed,
+                         volatile __global uint* completed_word)
 {
     // The whole group's writes are done before its arrival counts.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     const uint number = ++*passed;
     if (get_local_id(0) == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
+#ifdef RGX_TEST_LATE_GROUP
+        // Tests: work-group 1 comes to barrier RGX_TEST_LATE_GROUP only
+        // after the others have given it up, as a descheduled one would.
+        if (get_group_id(0) == 1 && number == RGX_TEST_LATE_GROUP)
+            while (grid[RGX_GRID_RELEASED] != RGX_BARRIER_STALLED) {
+            }
+#endif
         uint verdict = RGX_VERDICT_GO;
         const uint expected = (number + 1) * get_num_groups(0);
         if (atomic_inc(&grid[RGX_GRID_ARRIVALS]) == expected - 1) {
             // Last to arrive: every other group's writes were fenced before
-            // its arrival; let them go.
+            // its arrival; let them go, unless the barrier was given up.
             mem_fence(CLK_GLOBAL_MEM_FENCE);
-            atomic_xchg(&grid[RGX_GRID_RELEASED], number);
+            if (atomic_cmpxchg(&grid[RGX_GRID_RELEASED], number - 1, number) != number - 1)
+                verdict = RGX_VERDICT_STALLED;
         } else {
             uint spins = 0;
-            while (grid[RGX_GRID_RELEASED] < number) {
-                if ((++spins & 1023u) == 0 &&
-                    (grid[RGX_GRID_VERDICT] != RGX_VERDICT_GO || spins >= RGX_BARRIER_SPINS)) {
-                    atomic_cmpxchg(&grid[RGX_GRID_VERDICT], RGX_VERDICT_GO, RGX_VERDICT_STALLED);
+            for (;;) {
+                const uint released = grid[RGX_GRID_RELEASED];
+                if (released == number)
+                    break;
+                if (released == RGX_BARRIER_STALLED) {
+                    verdict = RGX_VERDICT_STALLED;
+                    break;
+                }
+                if (++spins >= RGX_BARRIER_SPINS &&
+                    atomic_cmpxchg(&grid[RGX_GRID_RELEASED], number - 1, RGX_BARRIER_STALLED) == number - 1) {
+                    // This group gave the barrier up, for all: say where the launch
+                    // stopped (a maximum: the word only ever grows). The verdict
+                    // word is the roll call's: a group still reading it there must
+                    // see "go" and do its share of the step before this barrier.
+                    atomic_max(completed_word, completed);
                     verdict = RGX_VERDICT_STALLED;
                     break;
                 }

@@ -9,6 +9,6 @@ __kernel void grid_barriers(volatile __global uint* grid, const uint barriers)
         return;
     uint passed = 0;
     for (uint i = 0; i < barriers; ++i)
-        if (!grid_barrier(grid, &passed, &verdict))
+        if (!grid_barrier(grid, &passed, &verdict, i, &grid[RGX_GRID_ARRIVALS])) // nothing to resume: any word
             return;
 }

@@ -27,10 +27,13 @@
 #define RGX_COUNTER_MAX_STAMP 20
 #define RGX_COUNTER_WORDS 21
 
-// counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT]
+// counters[RGX_COUNTER_GRID + ...]: arrivals, the number of the last
+// barrier released (RGX_BARRIER_STALLED once one was given up), and the roll
+// call's verdict (go, or not resident).
 #define RGX_GRID_ARRIVALS 0
 #define RGX_GRID_RELEASED 1
 #define RGX_GRID_VERDICT 2
+#define RGX_BARRIER_STALLED 0xFFFFFFFFu
 #define RGX_VERDICT_GO 1
 #define RGX_VERDICT_NOT_RESIDENT 2
 #define RGX_VERDICT_STALLED 3

@@ -606,9 +606,11 @@ void grow_tiles(const uint first_round, const uint last_round,
             grow_tile(list[t], round, width, height, tiles_x, tiles_y, luma, labels, stamps,
                       seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap,
                       tile_mark, next_list, counters, &scratch);
-        if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict))
+        if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
+                                   &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
+        // A maximum: a group late to this store must not undo a stall's record.
         if (get_global_id(0) == 0)
-            counters[RGX_COUNTER_LAST_LAUNCHED] = round;
+            atomic_max(&counters[RGX_COUNTER_LAST_LAUNCHED], round);
     }
 }

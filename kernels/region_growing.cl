@@ -547,10 +547,11 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
                         odd ? frontier_b : frontier_a, luma, labels, stamps, seed_luma,
                         region_total, totals, deltas, counters, threshold, lower, upper, mode,
                         rule_all, connectivity, scratch);
-        if (!grid_barrier(grid, &passed, &verdict))
+        if (!grid_barrier(grid, &passed, &verdict, iteration, &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
+        // A maximum: a group late to this store must not undo a stall's record.
         if (get_global_id(0) == 0)
-            counters[RGX_COUNTER_LAST_LAUNCHED] = iteration;
+            atomic_max(&counters[RGX_COUNTER_LAST_LAUNCHED], iteration);
     }
 }
 #endif

@@ -87,7 +87,7 @@ GridBarrierFloor measureGridBarrierFloor(ComputeDevice& device, int repeat)
                                        cl::NDRange(workGroup), nullptr, &done);
             uint32_t words[3] = {};
             queue.enqueueReadBuffer(grid, CL_TRUE, 0, sizeof words, words);
-            if (words[RGX_GRID_VERDICT] != RGX_VERDICT_GO)
+            if (words[RGX_GRID_VERDICT] != RGX_VERDICT_GO || words[RGX_GRID_RELEASED] == RGX_BARRIER_STALLED)
                 return std::nullopt;
             return durationNs(done);
         };

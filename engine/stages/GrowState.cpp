@@ -2,6 +2,7 @@
 // read-back of a run's box maps through pinned host memory.
 #include "GrowState.h"
 #include "Device.h"
+#include "RegionGrowing.h"
 #include "TimingLog.h"
 #include "grow_counters.h"
 
@@ -155,7 +156,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
 
     ensure(packedLabels_, count * size_t(maps.labelBytes));
     ensure(packedStamps_, count * size_t(maps.stampBytes));
-    const BuiltProgram& program = device_.programs().get("grow_session.cl", "-DRGX_WG_SIZE=256");
+    const BuiltProgram& program = sessionKernels(device_);
     cl::Kernel pack(program.program, "pack_maps");
     int a = 0;
     pack.setArg(a++, stamps[set]);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <sstream>
 
 namespace rgx {
@@ -43,6 +44,10 @@ struct Geometry {
 // a good part of a second on a busy machine.
 std::string gridBarrierOptions(const DeviceInfo& device)
 {
+    // Tests force a stall: RGX_TEST_STALL_AT_BARRIER=n makes work-group 1
+    // late at the n-th grid barrier of a launch, and the others give up soon.
+    if (const char* stall = std::getenv("RGX_TEST_STALL_AT_BARRIER"); stall && std::atoi(stall) > 0)
+        return " -DRGX_TEST_LATE_GROUP=" + std::to_string(std::atoi(stall)) + " -DRGX_BARRIER_SPINS=(1u<<16)";
     return device.type == "GPU" ? std::string() : " -DRGX_ROLL_CALL_SPINS=(1u<<27) -DRGX_BARRIER_SPINS=(1u<<31)";
 }
 
@@ -158,7 +163,14 @@ struct Run {
         queue.enqueueReadBuffer(state.counters, CL_TRUE, 0, RGX_COUNTER_WORDS * 4, counters.data(), nullptr,
                                 timings.track("grow", "read:counters", step));
     }
-    uint32_t verdict() const { return counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT]; }
+    // The fused launch's outcome: not resident (the roll call), stalled (a
+    // barrier given up), or go.
+    uint32_t verdict() const
+    {
+        if (counters[RGX_COUNTER_GRID + RGX_GRID_RELEASED] == RGX_BARRIER_STALLED)
+            return RGX_VERDICT_STALLED;
+        return counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT];
+    }
     void clearGridBarrier(int step)
     {
         queue.enqueueFillBuffer(state.counters, cl_uint(0), RGX_COUNTER_GRID * 4, 3 * 4, nullptr,
@@ -193,10 +205,6 @@ struct Run {
     }
 };
 
-const BuiltProgram& sessionKernels(ComputeDevice& device)
-{
-    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256");
-}
 
 // Counters at the start of a run; `touched` is where the run may change pixels.
 void uploadStart(Run& run, const PixelBox& touched)
@@ -468,10 +476,17 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
                                   ", so the run went on with one iteration per launch";
                 break;
             }
-            if (run.verdict() != RGX_VERDICT_GO)
-                throw OpenClError("region growing on " + info.name + ": the work-groups of grow_levels "
-                                  "stopped meeting at the grid barrier after iteration " +
-                                  std::to_string(counters[RGX_COUNTER_LAST_LAUNCHED]));
+            if (run.verdict() == RGX_VERDICT_STALLED) {
+                // A work-group stopped coming to the barrier (descheduled on a
+                // busy CPU, say): every group stopped at the same barrier, after
+                // the same iteration. Go on from there, one per launch.
+                last = counters[RGX_COUNTER_LAST_LAUNCHED];
+                finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
+                run.result.note = "fusion=" + fusionName(run.variant.fusion) + ": the work-groups stopped meeting "
+                                  "at the grid barrier on " + info.name + " after iteration " + std::to_string(last) +
+                                  ", so the run went on with one iteration per launch";
+                break;
+            }
             last = counters[RGX_COUNTER_LAST_LAUNCHED];
             run.timings.coverIterations(levelsRecord, int(last),
                                         "iterations " + std::to_string(first) + " to " + std::to_string(last) +
@@ -505,32 +520,6 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
 
 // ---------------------------------------------------------------------------
 // By tiles: many levels per grid barrier (kernels/grow_tiles.cl).
-
-// After a stalled fused launch: every tile of the touched box queued for
-// the next round; returns that round.
-uint32_t requeueTouchedTiles(Run& run)
-{
-    GrowState& state = run.state;
-    const std::vector<uint32_t>& counters = run.counters;
-    const uint32_t next = counters[RGX_COUNTER_LAST_LAUNCHED] + 2; // past any round begun
-    const uint32_t x0 = counters[RGX_COUNTER_TOUCHED + 0], y0 = counters[RGX_COUNTER_TOUCHED + 1];
-    const uint32_t x1 = counters[RGX_COUNTER_TOUCHED + 2], y1 = counters[RGX_COUNTER_TOUCHED + 3];
-    std::vector<uint32_t> tiles;
-    for (uint32_t ty = y0 / growTileSide; x0 <= x1 && ty <= y1 / growTileSide; ++ty)
-        for (uint32_t tx = x0 / growTileSide; tx <= x1 / growTileSide; ++tx)
-            tiles.push_back(ty * uint32_t(state.tilesX()) + tx);
-    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
-    std::vector<uint32_t> queued(3, 0);
-    queued[next % 3] = uint32_t(tiles.size());
-    // The marks say "not queued" for the rounds to come, the lists hold the tiles.
-    run.queue.enqueueFillBuffer(state.tileMark, cl_uint(0), 0, tileCount * 4, nullptr,
-                                run.timings.track("grow", "fill:tile_marks", int(next)));
-    run.queue.enqueueWriteBuffer(state.tileLists, CL_FALSE, (next % 2) * tileCount * 4, tiles.size() * 4,
-                                 tiles.data(), nullptr, run.timings.track("grow", "write:tile_list", int(next)));
-    run.queue.enqueueWriteBuffer(state.counters, CL_TRUE, RGX_COUNTER_TILES * 4, 3 * 4, queued.data(), nullptr,
-                                 run.timings.track("grow", "write:counters", int(next)));
-    return next;
-}
 
 void growByTiles(Run& run)
 {
@@ -574,7 +563,7 @@ void growByTiles(Run& run)
     // Rounds never exceed the largest stamp + 2: each round settles at
     // least one more level everywhere (grow_tiles.cl). Past that, a kernel
     // is broken; stop rather than loop.
-    uint64_t roundLimit = uint64_t(run.cap) + 3;
+    const uint64_t roundLimit = uint64_t(run.cap) + 3;
     for (;;) {
         run.deadline.check(round - 1, "tile rounds");
         if (round > roundLimit)
@@ -597,18 +586,18 @@ void growByTiles(Run& run)
                 batch = 4;
                 continue;
             }
-            if (run.verdict() != RGX_VERDICT_GO) {
+            if (run.verdict() == RGX_VERDICT_STALLED) {
                 // A work-group stopped coming to the barrier (descheduled on a
-                // busy CPU, say): the round it was in is finished, later ones
-                // may be in part. Every tile is a function of its halo and the
-                // result is the one fixed point, so recomputing every tile
-                // touched so far, then going on as usual, ends at it exactly.
-                round = requeueTouchedTiles(run);
-                roundLimit = uint64_t(round) + run.cap + 3;
-                run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " +
-                                  info.name + ", so the run went on with one round of tiles per launch";
+                // busy CPU, say): every group stopped at the same barrier, after
+                // the same round. Go on from there, one round per launch.
+                run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name +
+                                  ", so the run went on with one round of tiles per launch";
                 fused = false;
                 batch = 4;
+                const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
+                if (counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0)
+                    break;
+                round = last + 1;
                 continue;
             }
             run.timings.coverIterations(record, -1,
@@ -683,6 +672,11 @@ void summarize(Run& run)
 }
 
 } // namespace
+
+const BuiltProgram& sessionKernels(ComputeDevice& device)
+{
+    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256");
+}
 
 void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const GrowParams& params,
                        size_t regions)

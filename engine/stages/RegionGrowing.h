@@ -20,6 +20,7 @@ namespace rgx {
 
 class ComputeDevice;
 class TimingLog;
+struct BuiltProgram;
 
 struct GrowRun {
     int finalSet = 0;            // GrowState::labels/stamps[finalSet] hold the result
@@ -53,6 +54,9 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
 // decision looks at a mean (mode range, or one region in mode competitive).
 // Otherwise it runs level by level with a grid barrier between levels.
 bool tilesApply(const GrowParams& params, size_t regions);
+
+// The program of the steps every run shares (kernels/grow_session.cl).
+const BuiltProgram& sessionKernels(ComputeDevice& device);
 
 // Work-groups of a fused launch (grid-barrier, tiles) on this device, and
 // the build options of a program with a grid barrier (its waits).

@@ -259,6 +259,47 @@ TEST(TiledGrowing, IterationCapStopsLikeTheReference)
     expectTilesEqualTheReference(image, {{1, 1}}, params, "maze with a cap of 77");
 }
 
+// A work-group that stops coming to the grid barrier (forced: it arrives
+// at the third barrier of a launch only after the others gave it up) never
+// fails a correct run: every group stops after the same step, the run goes
+// on one step per launch from there, bit-exact, and says so.
+TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
+{
+    setenv("RGX_TEST_STALL_AT_BARRIER", "3", 1);
+    const LumaImage corridor = spiral(90); // many rounds of tiles, many levels
+    const LumaImage noise = test::randomImage(90, 70, test::PixelKind::Grey8, 31);
+    PipelineParams range;
+    range.grow = rangeParams(4);
+    PipelineParams competitive;
+    int checked = 0;
+    for (const DeviceInfo& info : listDevices()) {
+        if (info.computeUnits < 2)
+            continue; // one work-group: nobody to be late
+        ComputeDevice device(info);
+        struct Case {
+            const LumaImage& image;
+            std::vector<Seed> seeds;
+            const PipelineParams& params;
+            const char* variant;
+        };
+        const Case cases[] = {{corridor, {{0, 0}}, range, "fusion=tiles"},
+                              {corridor, {{0, 0}, {45, 45}}, range, "fusion=tiles"},
+                              {noise, {{5, 5}, {80, 60}}, competitive, "collectives=local,fusion=grid-barrier"},
+                              {noise, {{45, 35}}, competitive, "fusion=grid-barrier"}};
+        for (const Case& c : cases) {
+            const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, c.params);
+            const GrowResultPtr actual = runDevicePipeline(device, c.image, c.seeds, c.params, parseVariant(c.variant));
+            EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " " << c.variant;
+            EXPECT_EQ(expected->iterations, actual->iterations) << info.name << " " << c.variant;
+            EXPECT_NE(actual->note.find("stopped meeting at the grid barrier"), std::string::npos)
+                << info.name << " " << c.variant << ": " << actual->note;
+            ++checked;
+        }
+    }
+    unsetenv("RGX_TEST_STALL_AT_BARRIER");
+    EXPECT_GT(checked, 0) << "no device with two compute units";
+}
+
 TEST(TiledGrowing, FallsBackToLevelsWhereMeansDecideAndSaysSo)
 {
     const LumaImage image = test::randomImage(64, 48, test::PixelKind::Grey8, 3);
