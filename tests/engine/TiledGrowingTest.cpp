@@ -10,7 +10,10 @@
 #include "stages/GrowState.h"
 
 #include <gtest/gtest.h>
+#include <atomic>
 #include <random>
+#include <thread>
+#include <tuple>
 
 using namespace rgx;
 
@@ -298,6 +301,43 @@ TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
     }
     unsetenv("RGX_TEST_STALL_AT_BARRIER");
     EXPECT_GT(checked, 0) << "no device with two compute units";
+}
+
+// The same with no help: every core kept busy by spinning threads while
+// the fused variants run, so that work-groups are descheduled for real.
+TEST(GridBarrierStall, FusedRunsStayExactWhileEveryCoreIsBusy)
+{
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> load;
+    for (unsigned i = 0; i < std::max(2u, std::thread::hardware_concurrency()); ++i)
+        load.emplace_back([&] {
+            volatile uint64_t spin = 0;
+            while (!stop.load(std::memory_order_relaxed))
+                spin = spin + 1;
+        });
+    const LumaImage corridor = spiral(80);
+    const LumaImage noise = test::randomImage(160, 120, test::PixelKind::Grey8, 32);
+    PipelineParams range;
+    range.grow = rangeParams(8);
+    PipelineParams competitive;
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variant : {"fusion=tiles", "collectives=local,fusion=grid-barrier"}) {
+            for (const auto& [image, seeds, params] :
+                 {std::tuple{&corridor, std::vector<Seed>{{0, 0}}, &range},
+                  std::tuple{&noise, std::vector<Seed>{{10, 10}, {150, 100}, {80, 60}}, &competitive}}) {
+                const GrowResultPtr expected = runReferencePipeline(*image, seeds, *params);
+                GrowResultPtr actual;
+                ASSERT_NO_THROW(actual = runDevicePipeline(device, *image, seeds, *params, parseVariant(variant)))
+                    << info.name << " " << variant;
+                EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u)
+                    << info.name << " " << variant << " (" << actual->note << ")";
+            }
+        }
+    }
+    stop = true;
+    for (std::thread& thread : load)
+        thread.join();
 }
 
 TEST(TiledGrowing, FallsBackToLevelsWhereMeansDecideAndSaysSo)
