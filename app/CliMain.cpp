@@ -1,6 +1,7 @@
 // rgx-cli: the headless twin of rgx, with the command-line contract of
 // DESIGN.md. Exit codes come from the error types, here and nowhere else.
 #include "Bench.h"
+#include "CliHelp.h"
 #include "CliOptions.h"
 #include "Device.h"
 #include "Errors.h"
@@ -260,12 +261,27 @@ int commandSegment(const CliOptions& options)
 
 int run(const std::vector<std::string>& arguments)
 {
+    if (arguments.size() >= 2 && arguments[0] == "help") {
+        if (auto help = commandHelp(arguments[1])) {
+            std::cout << *help;
+            return Done;
+        }
+        throw InputError("no command '" + arguments[1] + "' (expected devices, variants, segment, lab or bench)");
+    }
     if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
-        std::cout << usage << benchUsage << interactiveBenchUsage;
+        std::cout << usage << benchUsage << interactiveBenchUsage
+                  << "rgx-cli COMMAND --help, or rgx-cli help COMMAND: what a command does and takes.\n";
         return arguments.empty() ? BadInput : Done;
     }
     const std::string command = arguments[0];
     const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    // rgx-cli COMMAND --help, rgx-cli help COMMAND: that command's help.
+    if (asksForHelp(int(rest.size()), rest.data())) {
+        if (auto help = commandHelp(command)) {
+            std::cout << *help;
+            return Done;
+        }
+    }
     if (command == "devices")
         return commandDevices(CliOptions(rest, {}, {"--json"}));
     if (command == "variants")

@@ -68,6 +68,18 @@ expect 2 "exactly one of --seeds" -- segment --image "$coins"
 expect 2 "unknown command" -- explode
 expect 2 "no OpenCL device matches" -- segment --image "$coins" --seeds "1,1" --device "no-such-device"
 expect 0 "" -- segment --image "$coins" --seeds "1,1" --device 0
+# Each command's own help, both ways: exit 0, its options on stdout.
+for asked in "segment --help" "help segment" "bench -h" "help bench" "devices --help" "help lab"; do
+    # shellcheck disable=SC2086
+    if "$cli" $asked >"$work/out" 2>"$work/err" && grep -q "^usage" "$work/out" && [ ! -s "$work/err" ]; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: rgx-cli $asked"; cat "$work/out" "$work/err"; failures=$((failures + 1))
+    fi
+done
+grep -q -- "--mode competitive|adaptive|range   default competitive" <("$cli" segment --help) \
+    && passes=$((passes + 1)) || { echo "FAIL: segment --help gives the defaults"; failures=$((failures + 1)); }
+expect 2 "no command 'sideways'" -- help sideways
 expect 2 "there is no device 99" -- segment --image "$coins" --seeds "1,1" --device 99
 expect 2 "needs work-group collective functions" -- segment --image "$coins" --seeds "1,1" \
     --device pocl --variant collectives=builtin
