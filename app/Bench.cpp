@@ -112,7 +112,7 @@ std::vector<int> parseNumberList(const std::string& option, const std::string& t
 
 BenchSettings parseSettings(const std::vector<std::string>& arguments)
 {
-    const CliOptions options(arguments,
+    const CliOptions options("bench", arguments,
                              {"--device", "--sizes", "--samples-dir", "--seeds", "--modes", "--variants",
                               "--repeat", "--warmup", "--reference-repeat", "--cpu-threads", "--lower",
                               "--upper", "--tolerance", "--connectivity", "--noise-seed", "--json", "--csv"},

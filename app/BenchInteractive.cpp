@@ -78,7 +78,7 @@ const char* interactiveBenchUsage =
 
 bool runInteractiveBench(const std::vector<std::string>& arguments)
 {
-    const CliOptions options(arguments, {"--sizes", "--device", "--variants", "--repeat", "--range", "--noise-seed", "--json"},
+    const CliOptions options("bench --interactive", arguments, {"--sizes", "--device", "--variants", "--repeat", "--range", "--noise-seed", "--json"},
                              {"--interactive"});
     std::vector<int> sizes;
     for (const std::string& part : splitOn(options.value("--sizes", "4096"), ',')) {

@@ -37,9 +37,10 @@ std::optional<std::string> commandHelp(const std::string& command)
          "  --check-races                       rerun under Oclgrind's race detector on a 32x32 cut\n"
          "Exit codes: 0 done, 2 bad input, 3 OpenCL failure, 4 --verify found differences.\n"},
         {"lab",
-         "usage: rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..]\n"
+         "usage: rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..] [--seed S]\n"
          "The binary-search lab: K keys looked up in N sorted values with driver host-sync, host-batched\n"
-         "or device-enqueue (default host-batched), checked against std::lower_bound.\n"},
+         "or device-enqueue (default host-batched), checked against std::lower_bound. --seed S: the random\n"
+         "values and keys (default 1).\n"},
         {"bench",
          std::string("usage:\n") + benchUsage + interactiveBenchUsage +
              "Times region growing on one device beside its launch and grid barrier floors and the CPU\n"

@@ -283,14 +283,14 @@ int run(const std::vector<std::string>& arguments)
         }
     }
     if (command == "devices")
-        return commandDevices(CliOptions(rest, {}, {"--json"}));
+        return commandDevices(CliOptions("devices", rest, {}, {"--json"}));
     if (command == "variants")
-        return commandVariants(CliOptions(rest, {"--device"}, {"--json"}));
+        return commandVariants(CliOptions("variants", rest, {"--device"}, {"--json"}));
     if (command == "lab")
         return commandLab(rest);
     if (command == "segment")
         return commandSegment(CliOptions(
-            rest,
+            "segment", rest,
             {"--image", "--seeds", "--seeds-file", "--mode", "--tolerance", "--lower", "--upper",
              "--rule", "--connectivity", "--max-iterations", "--prefilter", "--postfilter", "--device",
              "--variant", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},

@@ -6,7 +6,8 @@
 
 namespace rgx {
 
-CliOptions::CliOptions(const std::vector<std::string>& arguments, const std::set<std::string>& valued,
+CliOptions::CliOptions(const std::string& command, const std::vector<std::string>& arguments,
+                       const std::set<std::string>& valued,
                        const std::set<std::string>& flags)
 {
     for (size_t i = 0; i < arguments.size(); ++i) {
@@ -35,7 +36,8 @@ CliOptions::CliOptions(const std::vector<std::string>& arguments, const std::set
             }
             values_[name] = value;
         } else {
-            throw InputError("unknown option " + name);
+            throw InputError("unknown option " + name + " for " + command + " (rgx-cli " + command +
+                             " --help lists its options)");
         }
     }
 }

@@ -11,9 +11,11 @@ namespace rgx {
 
 class CliOptions {
 public:
+    // command: the command these options belong to, named in the errors;
     // valued: options that take a value; flags: options that do not.
     // Throws InputError for an unknown option, a missing value or a repeat.
-    CliOptions(const std::vector<std::string>& arguments, const std::set<std::string>& valued,
+    CliOptions(const std::string& command, const std::vector<std::string>& arguments,
+               const std::set<std::string>& valued,
                const std::set<std::string>& flags);
 
     bool has(const std::string& name) const;

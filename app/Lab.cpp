@@ -16,7 +16,7 @@ int commandLab(const std::vector<std::string>& arguments)
     if (arguments.empty() || arguments[0] != "binary-search")
         throw InputError("unknown lab '" + (arguments.empty() ? std::string() : arguments[0]) +
                          "' (expected: lab binary-search --size N --keys K)");
-    const CliOptions options(std::vector<std::string>(arguments.begin() + 1, arguments.end()),
+    const CliOptions options("lab", std::vector<std::string>(arguments.begin() + 1, arguments.end()),
                              {"--size", "--keys", "--device", "--variant", "--seed"}, {});
     if (!options.has("--size") || !options.has("--keys"))
         throw InputError("lab binary-search needs --size N and --keys K");

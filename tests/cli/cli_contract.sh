@@ -59,7 +59,7 @@ expect 2 "empty.png" -- segment --image "$work/empty.png" --seeds "1,1"
 expect 2 "outside" -- segment --image "$coins" --seeds "10,10;384,5"
 expect 2 "same pixel" -- segment --image "$coins" --seeds "10,10;20,20;10,10"
 expect 2 "seeds.missing" -- segment --image "$coins" --seeds-file "$work/seeds.missing"
-expect 2 "unknown option --frobnicate" -- segment --image "$coins" --seeds "1,1" --frobnicate
+expect 2 "unknown option --frobnicate for segment (rgx-cli segment --help lists its options)" -- segment --image "$coins" --seeds "1,1" --frobnicate
 expect 2 "unknown driver" -- segment --image "$coins" --seeds "1,1" --variant driver=warp
 expect 2 "unknown mode" -- segment --image "$coins" --seeds "1,1" --mode fuzzy
 expect 2 "--connectivity" -- segment --image "$coins" --seeds "1,1" --connectivity 6
