@@ -31,6 +31,7 @@ std::optional<std::string> commandHelp(const std::string& command)
          "  --postfilter none|density:W:MIN[:V]             default none\n"
          "  --device D                          \"P:I\", a number N, or part of a name (default: PoCL)\n"
          "  --variant driver=..,frontier=..,collectives=..,tile=..,fusion=..   default host-batched queue\n"
+         "  --timeout S                         stop the run after S seconds, exit 3 (default 120; 0: none)\n"
          "  --out-labels FILE.png|FILE.npy  --out-stamps FILE.npy  --out-overlay FILE.png\n"
          "  --timings FILE.json|FILE.csv        one record per kernel launch\n"
          "  --verify                            compare with the CPU reference (exit 4 when they differ)\n"

@@ -41,7 +41,7 @@ const char* usage =
     "          [--mode competitive|adaptive|range] [--tolerance T] [--lower LO] [--upper UP]\n"
     "          [--rule adjacent|all] [--connectivity 4|8] [--max-iterations N]\n"
     "          [--prefilter none|boxmean:W[:V]|gaussian:R[:V]] [--postfilter none|density:W:MIN[:V]]\n"
-    "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..]\n"
+    "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..] [--timeout S]\n"
     "          [--out-labels FILE.png|FILE.npy] [--out-stamps FILE.npy]\n"
     "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
     "          [--check-races]\n"
@@ -205,8 +205,11 @@ int commandSegment(const CliOptions& options)
         if (options.has(option) && options.value(option).empty())
             throw InputError(std::string("option ") + option + " needs a file name");
 
+    RunControl control;
+    control.timeoutSeconds = options.decimal("--timeout", control.timeoutSeconds, 0.0);
+
     ComputeDevice device(deviceInfo);
-    const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant);
+    const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant, control);
     printSummary(*result, deviceInfo, image, seeds.size(), params);
 
     if (options.has("--out-labels"))
@@ -293,7 +296,7 @@ int run(const std::vector<std::string>& arguments)
             "segment", rest,
             {"--image", "--seeds", "--seeds-file", "--mode", "--tolerance", "--lower", "--upper",
              "--rule", "--connectivity", "--max-iterations", "--prefilter", "--postfilter", "--device",
-             "--variant", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},
+             "--variant", "--timeout", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},
             {"--verify", "--check-races"}));
     if (command == "bench")
         return runBench(rest) ? Done : VerifyFailed;

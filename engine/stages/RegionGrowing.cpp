@@ -93,15 +93,17 @@ public:
     explicit Deadline(const RunControl& control)
         : control_(control), start_(std::chrono::steady_clock::now()) {}
 
-    void check(uint32_t step, const char* what = "iterations") const
+    // what: the plural of the step's name ("iterations", "tile rounds").
+    void check(uint32_t step, const std::string& what = "iterations") const
     {
+        const std::string steps = std::to_string(step) + " " + (step == 1 ? what.substr(0, what.size() - 1) : what);
         if (control_.cancel && control_.cancel->load())
-            throw RunInterrupted("cancelled after " + std::to_string(step) + " " + what);
+            throw RunInterrupted("cancelled after " + steps);
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         if (control_.timeoutSeconds > 0 && elapsed > control_.timeoutSeconds) {
             std::ostringstream message;
-            message << "stopped after " << step << " " << what << ": the run exceeded its "
+            message << "stopped after " << steps << ": the run exceeded its "
                     << control_.timeoutSeconds << " s time limit";
             throw RunInterrupted(message.str());
         }

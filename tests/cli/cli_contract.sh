@@ -80,6 +80,9 @@ done
 grep -q -- "--mode competitive|adaptive|range   default competitive" <("$cli" segment --help) \
     && passes=$((passes + 1)) || { echo "FAIL: segment --help gives the defaults"; failures=$((failures + 1)); }
 expect 2 "no command 'sideways'" -- help sideways
+# A run past its time limit stops with one message and exit 3.
+expect 3 "s time limit" -- segment --image "$coins" --seeds "1,1" --variant driver=host-sync --timeout 0.0001
+expect 2 "option --timeout needs a number" -- segment --image "$coins" --seeds "1,1" --timeout soon
 expect 2 "there is no device 99" -- segment --image "$coins" --seeds "1,1" --device 99
 expect 2 "needs work-group collective functions" -- segment --image "$coins" --seeds "1,1" \
     --device pocl --variant collectives=builtin
