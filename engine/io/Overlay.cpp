@@ -18,6 +18,14 @@ constexpr QRgb frontierColour = 0xFFFFFF40u;
 // How much darker an outline is than its region's fill (QColor::darker %).
 constexpr int outlineDarkness = 140;
 
+// Fill and outline colours of labels 0..largestLabel, computed once per
+// picture: HSV conversions per pixel would dominate on large images.
+struct RegionPalette {
+    std::vector<QRgb> fill, outline;
+};
+
+RegionPalette regionPalette(int largestLabel);
+
 } // namespace
 
 QColor regionColour(int region)
@@ -37,6 +45,23 @@ QColor regionColour(int region)
     return QColor::fromHsvF(float(hue / 360.0), float(saturation), float(value));
 }
 
+namespace {
+
+RegionPalette regionPalette(int largestLabel)
+{
+    RegionPalette palette;
+    palette.fill.assign(size_t(largestLabel) + 1, 0);
+    palette.outline.assign(size_t(largestLabel) + 1, 0);
+    for (int k = 1; k <= largestLabel; ++k) {
+        const QColor colour = regionColour(k);
+        palette.fill[size_t(k)] = colour.rgb();
+        palette.outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
+    }
+    return palette;
+}
+
+} // namespace
+
 QImage renderOverlay(const QImage& base, const GrowResult& result, const OverlayStyle& style)
 {
     const int width = result.width;
@@ -54,17 +79,10 @@ QImage renderOverlay(const QImage& base, const GrowResult& result, const Overlay
     if (pixelCount == 0)
         return picture;
 
-    // Colours per label, computed once: HSV conversions per pixel would
-    // dominate the cost on large images.
     const int largestLabel = int(*std::max_element(result.labels.begin(), result.labels.end()));
-    const int labelCount = std::max(largestLabel, int(result.regions.size()));
-    std::vector<QRgb> fill(size_t(labelCount) + 1);
-    std::vector<QRgb> outline(size_t(labelCount) + 1);
-    for (int k = 1; k <= labelCount; ++k) {
-        const QColor colour = regionColour(k);
-        fill[size_t(k)] = colour.rgb();
-        outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
-    }
+    const RegionPalette palette = regionPalette(std::max(largestLabel, int(result.regions.size())));
+    const std::vector<QRgb>& fill = palette.fill;
+    const std::vector<QRgb>& outline = palette.outline;
 
     const uint32_t frame = style.frame;
     const bool showFrontier = style.frontier && frame != std::numeric_limits<uint32_t>::max();
@@ -151,17 +169,10 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
     const int reachX = std::max(1, int(std::lround(stepX))), reachY = std::max(1, int(std::lround(stepY)));
 
     const bool regions = layers.regions && result && !result->labels.empty();
-    std::vector<QRgb> fill, outline;
-    if (regions) {
-        const int labelCount = int(result->regions.size()) + 1;
-        fill.assign(size_t(labelCount) + 1, 0);
-        outline.assign(size_t(labelCount) + 1, 0);
-        for (int k = 1; k <= labelCount; ++k) {
-            const QColor colour = regionColour(k);
-            fill[size_t(k)] = colour.rgb();
-            outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
-        }
-    }
+    // Labels past the palette (a wrong-on-purpose run's) stay uncoloured.
+    const RegionPalette palette = regionPalette(regions ? int(result->regions.size()) + 1 : 0);
+    const std::vector<QRgb>& fill = palette.fill;
+    const std::vector<QRgb>& outline = palette.outline;
     const uint32_t frame = style.frame;
     const bool showFrontier = style.frontier && frame != std::numeric_limits<uint32_t>::max();
     const int alpha = std::clamp(int(std::lround(style.opacity * 256.0)), 0, 256);
