@@ -170,6 +170,7 @@ private:
     QPoint at(int x, int y) const { return window_->imageView()->pixelCentre(x, y).toPoint(); }
     void clickPixel(int x, int y, Qt::MouseButton button = Qt::LeftButton);
     void chooseVariant(const GrowVariant& variant);
+    void openSlowCorridor(const char* seeds);
     QString checkRacesAndWait(const char* variantText);
 
     std::unique_ptr<MainWindow> window_;
@@ -229,6 +230,21 @@ void ExplorerTest::clickPixel(int x, int y, Qt::MouseButton button)
     const QPoint position = at(x, y);
     QCOMPARE(view->pixelAt(position), QPoint(x, y));
     QTest::mouseClick(view, button, Qt::NoModifier, position);
+}
+
+// A one-pixel corridor of 1000x401 in mode range with the slowest driver
+// (one read-back per iteration): a run of seconds. seeds: a seeds file's
+// text, or nullptr for none.
+void ExplorerTest::openSlowCorridor(const char* seeds)
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
+    if (seeds)
+        QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), seeds)));
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    GrowVariant variant;
+    variant.driver = Driver::HostSync;
+    chooseVariant(variant);
 }
 
 void ExplorerTest::chooseVariant(const GrowVariant& variant)
@@ -645,13 +661,7 @@ void ExplorerTest::sessionReopensExactly()
 
 void ExplorerTest::guiStaysResponsiveDuringALongRunAndCancelStopsIt()
 {
-    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
-    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
-    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
-    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
-    GrowVariant variant;
-    variant.driver = Driver::HostSync; // one read per iteration: the slowest driver
-    chooseVariant(variant);
+    openSlowCorridor("0 0\n");
 
     int ticks = 0;
     QTimer ticker;
@@ -693,13 +703,7 @@ void ExplorerTest::guiStaysResponsiveDuringALongRunAndCancelStopsIt()
 
 void ExplorerTest::timeoutStopsARunWithAMessage()
 {
-    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
-    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
-    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
-    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
-    GrowVariant variant;
-    variant.driver = Driver::HostSync;
-    chooseVariant(variant);
+    openSlowCorridor("0 0\n");
     child<QDoubleSpinBox>(window_.get(), "timeoutSpin")->setValue(1.0);
     QSignalSpy notices(window_.get(), &MainWindow::noticeShown);
     QVERIFY(!runAndWait(window_.get()));
@@ -1031,13 +1035,7 @@ void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
 
 void ExplorerTest::aSecondClickDuringARunSupersedesTheFirst()
 {
-    // A one-pixel corridor with the slowest driver: a run takes seconds.
-    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
-    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
-    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
-    GrowVariant variant;
-    variant.driver = Driver::HostSync;
-    chooseVariant(variant);
+    openSlowCorridor(nullptr);
     child<QCheckBox>(window_.get(), "autoRunCheck")->click();
     window_->imageView()->zoomActualSize();
     window_->imageView()->zoomIn();
@@ -1179,13 +1177,7 @@ void ExplorerTest::theIterationChartRescalesToEachRun()
 void ExplorerTest::aLongRunShowsItsRegionsWhileItGrows()
 {
     // The one-pixel corridor with the slowest driver: a run of seconds.
-    QVERIFY(window_->openImage(writeMaze(folder_->path(), 1000, 401)));
-    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
-    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
-    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
-    GrowVariant variant;
-    variant.driver = Driver::HostSync;
-    chooseVariant(variant);
+    openSlowCorridor("0 0\n");
     const QImage plain = window_->currentPicture();
     child<QAction>(window_.get(), "runAction")->trigger();
     // Pictures of the corridor filling up arrive while the run goes on.
