@@ -63,18 +63,6 @@ namespace {
 
 QString sample(const char* fileName) { return QStringLiteral(RGX_SAMPLES_DIR "/") + QLatin1String(fileName); }
 
-bool waitFor(const std::function<bool()>& condition, int milliseconds)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > milliseconds)
-            return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
-
 // A serpentine corridor one pixel wide: with range mode and one seed at its
 // start, every iteration classifies one pixel, so a run takes many iterations.
 QString writeMaze(const QString& folder, int width, int height)
@@ -194,7 +182,8 @@ std::unique_ptr<MainWindow> ExplorerTest::makeWindow()
     window->activateWindow();
     if (!QTest::qWaitForWindowExposed(window.get()))
         qWarning("window not exposed");
-    waitFor([&] { return window->devicesReady(); }, 60000);
+    if (!QTest::qWaitFor([&] { return window->devicesReady(); }, 60000))
+        qWarning("devices not listed within 60 s");
     return window;
 }
 
@@ -220,8 +209,8 @@ bool ExplorerTest::runAndWait(MainWindow* window, int milliseconds)
     QSignalSpy finished(window, &MainWindow::runFinished);
     QSignalSpy failed(window, &MainWindow::runFailed);
     window->findChild<QAction*>(QStringLiteral("runAction"))->trigger();
-    waitFor([&] { return finished.count() + failed.count() > 0; }, milliseconds);
-    return finished.count() == 1 && failed.isEmpty();
+    return QTest::qWaitFor([&] { return finished.count() + failed.count() > 0; }, milliseconds) &&
+           finished.count() == 1 && failed.isEmpty();
 }
 
 void ExplorerTest::clickPixel(int x, int y, Qt::MouseButton button)
@@ -1102,7 +1091,7 @@ void ExplorerTest::lastChoicesAreRestored()
         MainWindowOptions options; // with settings, as the program starts
         MainWindow first(options);
         first.show();
-        QVERIFY(waitFor([&] { return first.devicesReady(); }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return first.devicesReady(); }, 60000));
         first.devicePanel()->setVariant(variant);
         auto* mode = first.findChild<QComboBox*>(QStringLiteral("modeCombo"));
         mode->setCurrentIndex(mode->findData(int(Mode::Adaptive)));
@@ -1127,7 +1116,7 @@ void ExplorerTest::aWrongOnPurposeVariantAndTheCorruptionViewAreNotRestoredSilen
         MainWindowOptions options; // with settings, as the program starts
         MainWindow first(options);
         first.show();
-        QVERIFY(waitFor([&] { return first.devicesReady(); }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return first.devicesReady(); }, 60000));
         first.devicePanel()->setVariant(wrong);
         first.findChild<QAction*>(QStringLiteral("corruptionAction"))->setChecked(true);
         first.close();
@@ -1228,7 +1217,7 @@ void ExplorerTest::aBareDeviceNumberSelectsThatDevice()
         options.restoreSettings = false;
         options.preferredDevice = QString::number(n);
         MainWindow window(options);
-        QVERIFY(waitFor([&] { return window.devicesReady(); }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return window.devicesReady(); }, 60000));
         QCOMPARE(window.devicePanel()->currentDeviceId(), devices[n].id());
     }
 }

@@ -31,18 +31,6 @@ using namespace rgx::ui;
 
 namespace {
 
-bool waitFor(const std::function<bool()>& condition, int milliseconds)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > milliseconds)
-            return false;
-        QTest::qWait(5);
-    }
-    return true;
-}
-
 QString writeNoise(const QString& folder, int size)
 {
     const LumaImage noise = bench::smoothNoise(size, 1);
@@ -79,10 +67,10 @@ bool runAndWait(MainWindow& window)
     auto finished = QObject::connect(&window, &MainWindow::runFinished, [&] { done = true; });
     auto failure = QObject::connect(&window, &MainWindow::runFailed, [&] { failed = true; });
     window.findChild<QAction*>(QStringLiteral("runAction"))->trigger();
-    waitFor([&] { return done || failed; }, 600000);
+    const bool ended = QTest::qWaitFor([&] { return done || failed; }, 600000);
     QObject::disconnect(finished);
     QObject::disconnect(failure);
-    return done && !failed;
+    return ended && done && !failed;
 }
 
 } // namespace
@@ -111,7 +99,7 @@ int main(int argc, char** argv)
     MainWindow window(options);
     window.resize(1500, 950);
     window.show();
-    if (!waitFor([&] { return window.devicesReady(); }, 60000)) {
+    if (!QTest::qWaitFor([&] { return window.devicesReady(); }, 60000)) {
         std::fprintf(stderr, "rgx_gui_bench: no device list\n");
         return 3;
     }
@@ -199,7 +187,10 @@ int main(int argc, char** argv)
         QTest::qWait(60);
     }
     QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, (start + QPointF(160, 80)).toPoint());
-    waitFor([&] { return !window.isRunning(); }, 60000);
+    if (!QTest::qWaitFor([&] { return !window.isRunning(); }, 60000)) {
+        std::fprintf(stderr, "rgx_gui_bench: the last drag run did not end within 60 s\n");
+        return 3;
+    }
     const bench::Spread dragMs = bench::spreadOf(latencyMs);
     std::printf("drag on %dx%d (range 30, default variant): %zu runs while moving, request to overlay %.1f ms median (%.1f..%.1f)\n",
                 dragSize, dragSize, latencyMs.size(), dragMs.median, dragMs.min, dragMs.max);
