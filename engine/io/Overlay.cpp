@@ -18,13 +18,33 @@ constexpr QRgb frontierColour = 0xFFFFFF40u;
 // How much darker an outline is than its region's fill (QColor::darker %).
 constexpr int outlineDarkness = 140;
 
-// Fill and outline colours of labels 0..largestLabel, computed once per
-// picture: HSV conversions per pixel would dominate on large images.
-struct RegionPalette {
+// How the regions of one picture are painted: fill and outline colours of
+// labels 0..largestLabel, computed once per picture (HSV conversions per pixel
+// would dominate on large images), and the style's frame, frontier, outlines
+// and opacity.
+struct RegionPaint {
     std::vector<QRgb> fill, outline;
+    uint32_t frame = 0;
+    bool showFrontier = false;
+    bool outlines = false;
+    int alpha = 0; // opacity in 1/256
+
+    // The colour of a pixel of region `label`, classified at `stamp`, over
+    // `under`; onBorder() is asked only where outlines are drawn.
+    template <typename OnBorder>
+    QRgb colour(QRgb under, int label, uint32_t stamp, OnBorder onBorder) const
+    {
+        if (showFrontier && stamp == frame)
+            return frontierColour;
+        if (outlines && onBorder())
+            return outline[size_t(label)];
+        const QRgb over = fill[size_t(label)];
+        const auto blend = [this](int below, int above) { return (below * (256 - alpha) + above * alpha + 128) >> 8; };
+        return qRgb(blend(qRed(under), qRed(over)), blend(qGreen(under), qGreen(over)), blend(qBlue(under), qBlue(over)));
+    }
 };
 
-RegionPalette regionPalette(int largestLabel);
+RegionPaint regionPaint(const OverlayStyle& style, int largestLabel);
 
 } // namespace
 
@@ -47,17 +67,21 @@ QColor regionColour(int region)
 
 namespace {
 
-RegionPalette regionPalette(int largestLabel)
+RegionPaint regionPaint(const OverlayStyle& style, int largestLabel)
 {
-    RegionPalette palette;
-    palette.fill.assign(size_t(largestLabel) + 1, 0);
-    palette.outline.assign(size_t(largestLabel) + 1, 0);
+    RegionPaint paint;
+    paint.fill.assign(size_t(largestLabel) + 1, 0);
+    paint.outline.assign(size_t(largestLabel) + 1, 0);
     for (int k = 1; k <= largestLabel; ++k) {
         const QColor colour = regionColour(k);
-        palette.fill[size_t(k)] = colour.rgb();
-        palette.outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
+        paint.fill[size_t(k)] = colour.rgb();
+        paint.outline[size_t(k)] = colour.darker(outlineDarkness).rgb();
     }
-    return palette;
+    paint.frame = style.frame;
+    paint.showFrontier = style.frontier && style.frame != std::numeric_limits<uint32_t>::max();
+    paint.outlines = style.outlines;
+    paint.alpha = std::clamp(int(std::lround(style.opacity * 256.0)), 0, 256);
+    return paint;
 }
 
 } // namespace
@@ -80,14 +104,8 @@ QImage renderOverlay(const QImage& base, const GrowResult& result, const Overlay
         return picture;
 
     const int largestLabel = int(*std::max_element(result.labels.begin(), result.labels.end()));
-    const RegionPalette palette = regionPalette(std::max(largestLabel, int(result.regions.size())));
-    const std::vector<QRgb>& fill = palette.fill;
-    const std::vector<QRgb>& outline = palette.outline;
-
+    const RegionPaint paint = regionPaint(style, std::max(largestLabel, int(result.regions.size())));
     const uint32_t frame = style.frame;
-    const bool showFrontier = style.frontier && frame != std::numeric_limits<uint32_t>::max();
-    const int alpha = std::clamp(int(std::lround(style.opacity * 256.0)), 0, 256);
-    const auto blend = [alpha](int under, int over) { return (under * (256 - alpha) + over * alpha + 128) >> 8; };
 
     const uint16_t* labels = result.labels.data();
     const uint32_t* stamps = result.stamps.data();
@@ -102,24 +120,11 @@ QImage renderOverlay(const QImage& base, const GrowResult& result, const Overlay
             const int label = visible(i);
             if (label == 0)
                 continue;
-            if (showFrontier && stamps[i] == frame) {
-                row[x] = frontierColour;
-                continue;
-            }
-            if (style.outlines) {
-                const bool onBorder = (x > 0 && visible(i - 1) != label)
-                                      || (x + 1 < width && visible(i + 1) != label)
-                                      || (y > 0 && visible(i - size_t(width)) != label)
-                                      || (y + 1 < height && visible(i + size_t(width)) != label);
-                if (onBorder) {
-                    row[x] = outline[size_t(label)];
-                    continue;
-                }
-            }
-            const QRgb under = row[x];
-            const QRgb over = fill[size_t(label)];
-            row[x] = qRgb(blend(qRed(under), qRed(over)), blend(qGreen(under), qGreen(over)),
-                          blend(qBlue(under), qBlue(over)));
+            row[x] = paint.colour(row[x], label, stamps[i], [&] {
+                return (x > 0 && visible(i - 1) != label) || (x + 1 < width && visible(i + 1) != label) ||
+                       (y > 0 && visible(i - size_t(width)) != label) ||
+                       (y + 1 < height && visible(i + size_t(width)) != label);
+            });
         }
     }
     return picture;
@@ -170,13 +175,8 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
 
     const bool regions = layers.regions && result && !result->labels.empty();
     // Labels past the palette (a wrong-on-purpose run's) stay uncoloured.
-    const RegionPalette palette = regionPalette(regions ? int(result->regions.size()) + 1 : 0);
-    const std::vector<QRgb>& fill = palette.fill;
-    const std::vector<QRgb>& outline = palette.outline;
+    const RegionPaint paint = regionPaint(style, regions ? int(result->regions.size()) + 1 : 0);
     const uint32_t frame = style.frame;
-    const bool showFrontier = style.frontier && frame != std::numeric_limits<uint32_t>::max();
-    const int alpha = std::clamp(int(std::lround(style.opacity * 256.0)), 0, 256);
-    const auto blend = [alpha](int under, int over) { return (under * (256 - alpha) + over * alpha + 128) >> 8; };
     const int divisor = std::max(1, layers.baseDivisor);
     const uint16_t* labels = regions ? result->labels.data() : nullptr;
     const uint32_t* stamps = regions ? result->stamps.data() : nullptr;
@@ -195,21 +195,13 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
                 colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
             const size_t p = size_t(y) * size_t(width) + size_t(x);
             const int label = regions ? visible(x, y) : 0;
-            if (label > 0 && label < int(fill.size())) {
-                if (showFrontier && stamps[p] == frame) {
-                    colour = frontierColour;
-                } else if (style.outlines &&
-                           ((x >= reachX && visible(x - reachX, y) != label) ||
-                            (x + reachX < width && visible(x + reachX, y) != label) ||
-                            (y >= reachY && visible(x, y - reachY) != label) ||
-                            (y + reachY < height && visible(x, y + reachY) != label))) {
-                    colour = outline[size_t(label)];
-                } else {
-                    const QRgb over = fill[size_t(label)];
-                    colour = qRgb(blend(qRed(colour), qRed(over)), blend(qGreen(colour), qGreen(over)),
-                                  blend(qBlue(colour), qBlue(over)));
-                }
-            }
+            if (label > 0 && label < int(paint.fill.size()))
+                colour = paint.colour(colour, label, stamps[p], [&] {
+                    return (x >= reachX && visible(x - reachX, y) != label) ||
+                           (x + reachX < width && visible(x + reachX, y) != label) ||
+                           (y >= reachY && visible(x, y - reachY) != label) ||
+                           (y + reachY < height && visible(x, y + reachY) != label);
+                });
             if (layers.differences && p < layers.differences->size() && (*layers.differences)[p]) {
                 // A difference shows from the first iteration either map classified the pixel.
                 uint32_t when = result ? result->stamps[p] : 0;
