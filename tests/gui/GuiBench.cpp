@@ -128,29 +128,26 @@ int main(int argc, char** argv)
     // Playback: every frame stepped to and painted, as the play button does.
     PlaybackPanel* playback = window.playbackPanel();
     ImageView* view = window.imageView();
-    std::vector<double> frameMs;
     const uint32_t step = std::max<uint32_t>(1, frames / 120);
-    for (uint32_t frame = 0; frame <= frames; frame += step) {
-        QElapsedTimer one;
-        one.start();
-        playback->setFrame(frame);
-        view->repaint();
-        frameMs.push_back(double(one.nsecsElapsed()) / 1e6);
-    }
-    const bench::Spread playbackMs = bench::spreadOf(frameMs);
+    size_t frameCount = 0;
+    const auto timePlayback = [&] {
+        std::vector<double> frameMs;
+        for (uint32_t frame = 0; frame <= frames; frame += step) {
+            QElapsedTimer one;
+            one.start();
+            playback->setFrame(frame);
+            view->repaint();
+            frameMs.push_back(double(one.nsecsElapsed()) / 1e6);
+        }
+        frameCount = frameMs.size();
+        return bench::spreadOf(frameMs);
+    };
+    const bench::Spread playbackMs = timePlayback();
     std::printf("playback %dx%d, whole view (%dx%d): %.2f ms per frame median (%.2f..%.2f) = %.1f frames per second, %zu frames\n",
                 size, size, view->width(), view->height(), playbackMs.median, playbackMs.min, playbackMs.max,
-                1000.0 / playbackMs.median, frameMs.size());
+                1000.0 / playbackMs.median, frameCount);
     view->zoomActualSize();
-    frameMs.clear();
-    for (uint32_t frame = 0; frame <= frames; frame += step) {
-        QElapsedTimer one;
-        one.start();
-        playback->setFrame(frame);
-        view->repaint();
-        frameMs.push_back(double(one.nsecsElapsed()) / 1e6);
-    }
-    const bench::Spread closeMs = bench::spreadOf(frameMs);
+    const bench::Spread closeMs = timePlayback();
     std::printf("playback at 1:1: %.2f ms per frame median (%.2f..%.2f) = %.1f frames per second\n", closeMs.median,
                 closeMs.min, closeMs.max, 1000.0 / closeMs.median);
     std::printf("peak memory with the %dx%d image and its run: %.0f MB\n", size, size, peakMegabytes());
