@@ -38,6 +38,36 @@ std::string milliseconds(double value)
 
 double mebibytes(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 
+// Where the time of one click went, command by command: each command's
+// start after the first was queued, and its length, in microseconds; then
+// the host time outside them (the result's maps, the bookkeeping).
+void printCommands(std::ostream& out, const bench::ClickMeasurement& click)
+{
+    if (click.commands.empty())
+        return;
+    const uint64_t origin = click.commands.front().queued;
+    uint64_t last = origin;
+    out << "where \"" << click.step << "\" went (us: start after the first command was queued + length):";
+    for (const TimingRecord& command : click.commands) {
+        out << "\n  " << std::left << std::setw(28) << command.kernel << std::right << std::setw(9)
+            << milliseconds((command.start - origin) / 1e3) << " + " << milliseconds(command.duration() / 1e3);
+        last = std::max(last, command.end);
+    }
+    out << "\n  the click took " << milliseconds(click.hostMs.median * 1e3) << " us on the host, the queue "
+        << milliseconds((last - origin) / 1e3) << " us from the first command to the last\n";
+}
+
+QJsonArray commandsJson(const bench::ClickMeasurement& click)
+{
+    QJsonArray commands;
+    const uint64_t origin = click.commands.empty() ? 0 : click.commands.front().queued;
+    for (const TimingRecord& command : click.commands)
+        commands.append(QJsonObject{{"command", QString::fromStdString(command.kernel)},
+                                    {"startUs", (command.start - origin) / 1e3},
+                                    {"us", command.duration() / 1e3}});
+    return commands;
+}
+
 void printRun(std::ostream& out, int size, const bench::ClickRun& run)
 {
     out << "\nnoise-" << size << " " << size << "x" << size << ", " << run.variant << "\n";
@@ -53,6 +83,7 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
         if (!click.note.empty())
             out << "  note: " << click.note << "\n";
     }
+    printCommands(out, run.clicks.back());
     const bench::ClickMeasurement& first = run.clicks.front();
     if (first.uploadMs > 0)
         out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma in "
@@ -133,7 +164,8 @@ bool runInteractiveBench(const std::vector<std::string>& arguments)
                                    {"boxPixels", double(click.boxPixels)},
                                    {"check", QString::fromStdString(click.check)},
                                    {"size", size},
-                                   {"variant", QString::fromStdString(variant.text())}};
+                                   {"variant", QString::fromStdString(variant.text())},
+                                   {"commands", commandsJson(click)}};
                 if (!click.resident && click.uploadMs > 0)
                     object["uploadGBps"] = double(click.uploadBytes) / click.uploadMs / 1e6;
                 if (!click.note.empty())

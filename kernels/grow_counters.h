@@ -25,7 +25,10 @@
 // box of the classified pixels, x0 y0 x1 y1 inclusive, and the largest stamp.
 #define RGX_COUNTER_BOX 16         // 4 words
 #define RGX_COUNTER_MAX_STAMP 20
-#define RGX_COUNTER_WORDS 21
+// Tiled growing in level windows: tiles that stopped at the window's last
+// level with more to grow, for the next window.
+#define RGX_COUNTER_DEFERRED 21
+#define RGX_COUNTER_WORDS 22
 
 // counters[RGX_COUNTER_GRID + ...]: arrivals, the number of the last
 // barrier released (RGX_BARRIER_STALLED once one was given up), and the roll

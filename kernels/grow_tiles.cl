@@ -23,6 +23,18 @@
 // ever final when its halo is, and a halo read while a neighbour was still
 // writing it is read again, because that neighbour's change queues the tile.
 //
+// Where a pixel's acceptance depends on its neighbours' labels (mode range,
+// rule adjacent, several regions), a label that is wrong for a while can
+// hold itself up across tile borders: tile A accepts p from B's halo, B
+// accepts q from A's, and each recomputation adds a level to the loop
+// (count to infinity, as in distance-vector routing), up to the iteration
+// cap. So those runs go in windows of levels: no tile gives a stamp above
+// `horizon`, a tile that reached it with more to grow is deferred (once per
+// window) to a list the host starts the next window with. A loop of wrong
+// labels then meets the window's end, loses its support and falls away:
+// a window takes at most the levels it holds plus two rounds. Where labels
+// are fixed by the luma, stamps only ever fall and horizon is the cap.
+//
 // Build options: RGX_WG_SIZE (work-group size, dividing RGX_TILE_SIDE^2),
 // RGX_TILE_SIDE, and RGX_TILE_BITS: 1 for the bitmap step of a tile, where
 // every pixel's label is fixed by its own luma (then RGX_WG_SIZE is 32).
@@ -127,6 +139,16 @@ inline void queue_neighbours(const int lid, const uint edges, const bool changed
     }
 }
 
+// A tile the window stopped: onto the deferred list once per window (its
+// mark there is the window's horizon, in the second half of tile_mark).
+inline void defer_tile(const uint tile, const uint horizon, const uint tile_count,
+                       volatile __global uint* tile_mark, volatile __global uint* deferred_list,
+                       volatile __global uint* counters)
+{
+    if (atomic_xchg(&tile_mark[tile_count + tile], horizon) != horizon)
+        deferred_list[atomic_inc(&counters[RGX_COUNTER_DEFERRED])] = tile;
+}
+
 #if !RGX_TILE_BITS
 // Per pixel: any rule of eligibility, the labels in local memory.
 // Local memory of one work-group.
@@ -150,9 +172,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* stamps,
                       __global const uint* seed_luma, const uint region_total,
                       const uint lower, const uint upper, const uint mode,
-                      const uint rule_all, const int connectivity, const uint cap,
+                      const uint rule_all, const int connectivity, const uint cap, const uint horizon,
                       volatile __global uint* tile_mark,
                       volatile __global uint* next_list,
+                      volatile __global uint* deferred_list,
                       volatile __global uint* counters,
                       __local TileScratch* scratch)
 {
@@ -224,8 +247,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     barrier(CLK_LOCAL_MEM_FENCE);
     uint level = scratch->next_level;
 
-    // SPEC.md's iterations inside the tile: level -> level + 1.
-    while (level != UNCLASSIFIED && level < cap) {
+    // SPEC.md's iterations inside the tile: level -> level + 1, up to the
+    // window's last level.
+    const uint last_level = min(cap, horizon);
+    while (level != UNCLASSIFIED && level < last_level) {
         // Read: which of my pixels join at level + 1, and which region.
         uint joining = 0;
         uint joined_region[OWN];
@@ -321,6 +346,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     queue_neighbours(lid, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
                      tiles_y, tile_mark, next_list, counters);
+    // Stopped by the window with more to grow: the next window starts here.
+    // (level is the group's: every work-item ran the same loop.)
+    if (lid == 9 && level != UNCLASSIFIED && level >= horizon && horizon < cap)
+        defer_tile(tile, horizon, tiles_x * tiles_y, tile_mark, deferred_list, counters);
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -373,12 +402,16 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* stamps,
                       __global const uint* seed_luma, const uint region_total,
                       const uint lower, const uint upper, const uint mode,
-                      const uint rule_all, const int connectivity, const uint cap,
+                      const uint rule_all, const int connectivity, const uint cap, const uint horizon,
                       volatile __global uint* tile_mark,
                       volatile __global uint* next_list,
+                      volatile __global uint* deferred_list,
                       volatile __global uint* counters,
                       __local TileScratch* scratch)
 {
+    // Labels fixed by the luma: stamps only fall, no windows (horizon == cap).
+    (void)horizon;
+    (void)deferred_list;
     const int r = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);
@@ -564,9 +597,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 // must all be resident: a roll call checks it, and they meet at a grid
 // barrier between rounds. With one round (the host's fallback, one launch
 // per round) the kernel boundary separates the rounds.
-// tile_lists holds two lists of tiles_x * tiles_y entries: round r works
+// tile_lists holds three lists of tiles_x * tiles_y entries: round r works
 // through list r % 2 (counters[RGX_COUNTER_TILES + r % 3] entries) and
-// queues round r + 1 in the other.
+// queues round r + 1 in the other; the third is the deferred list
+// (counters[RGX_COUNTER_DEFERRED] entries). tile_mark holds two marks per
+// tile: the last round it was queued for, the last window it was deferred to.
+// No stamp exceeds horizon (see the top of this file).
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void grow_tiles(const uint first_round, const uint last_round,
                 const int width, const int height, const uint tiles_x, const uint tiles_y,
@@ -575,7 +611,7 @@ void grow_tiles(const uint first_round, const uint last_round,
                 volatile __global uint* stamps,
                 __global const uint* seed_luma, const uint region_total,
                 const uint lower, const uint upper, const uint mode,
-                const uint rule_all, const int connectivity, const uint cap,
+                const uint rule_all, const int connectivity, const uint cap, const uint horizon,
                 volatile __global uint* tile_mark,
                 volatile __global uint* tile_lists,
                 volatile __global uint* counters)
@@ -604,8 +640,8 @@ void grow_tiles(const uint first_round, const uint last_round,
         volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
         for (uint t = get_group_id(0); t < queued; t += get_num_groups(0))
             grow_tile(list[t], round, width, height, tiles_x, tiles_y, luma, labels, stamps,
-                      seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap,
-                      tile_mark, next_list, counters, &scratch);
+                      seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap, horizon,
+                      tile_mark, next_list, tile_lists + 2 * tile_count, counters, &scratch);
         if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
                                    &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;

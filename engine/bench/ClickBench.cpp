@@ -19,6 +19,7 @@ ClickMeasurement describe(const ClickStep& step, const ClickResult& result)
         click.classified += region.count;
     click.boxPixels = uint64_t(result.maps.boxWidth) * uint64_t(result.maps.boxHeight);
     click.note = result.note;
+    click.commands = result.timings;
     return click;
 }
 

@@ -42,6 +42,7 @@ struct ClickMeasurement {
     double uploadMs = 0;
     std::string check = "-"; // "ok" or "DIFF N" against the CPU reference, "-" when not verified
     std::string note;
+    std::vector<TimingRecord> commands; // the last repeat's, in the order they were enqueued
 };
 
 struct ClickRun {

@@ -80,8 +80,8 @@ void GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t region
         ensure(stamps[1], pixels * 4);
     } else if (tiles) {
         const size_t tileCount = size_t(tilesX()) * size_t(tilesY());
-        ensure(tileMark, tileCount * 4);
-        ensure(tileLists, 2 * tileCount * 4);
+        ensure(tileMark, 2 * tileCount * 4);
+        ensure(tileLists, 3 * tileCount * 4);
     } else {
         ensure(frontier[0], pixels * 4);
         ensure(frontier[1], pixels * 4);
@@ -110,7 +110,7 @@ void GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t region
                                 timings.track("upload", "fill:stamps"));
     }
     if (tiles)
-        queue.enqueueFillBuffer(tileMark, cl_uint(0), 0, size_t(tilesX()) * size_t(tilesY()) * 4, nullptr,
+        queue.enqueueFillBuffer(tileMark, cl_uint(0), 0, 2 * size_t(tilesX()) * size_t(tilesY()) * 4, nullptr,
                                 timings.track("upload", "fill:tile_marks"));
     queue.enqueueFillBuffer(regionStats, cl_uint(0), 0, RGX_REGION_STATS_WORDS * regions * 4, nullptr,
                             timings.track("upload", "fill:region_stats"));

@@ -550,25 +550,51 @@ void growByTiles(Run& run)
     tiles.setArg(a++, cl_uint(run.params.rule == Rule::All ? 1 : 0));
     tiles.setArg(a++, cl_int(run.params.connectivity));
     tiles.setArg(a++, cl_uint(run.cap));
+    // Where a label depends on the neighbours' labels, the run goes in
+    // windows of levels (grow_tiles.cl): no stamp above the horizon yet.
+    const bool windowed = !bits;
+    uint32_t horizon = windowed ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
+    const int horizonArg = a;
+    tiles.setArg(a++, cl_uint(horizon));
     tiles.setArg(a++, state.tileMark);
     tiles.setArg(a++, state.tileLists);
     tiles.setArg(a++, state.counters);
 
     std::vector<uint32_t>& counters = run.counters;
-    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
     // A group of the bitmap step is one warp's worth: more of them per
     // compute unit of a GPU. One compute unit (Oclgrind) keeps one group.
     const size_t residentGroups = fusedGroupCount(info) * (bits && info.type == "GPU" && info.computeUnits > 1 ? 4 : 1);
     bool fused = true;
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;
-    // Rounds never exceed the largest stamp + 2: each round settles at
-    // least one more level everywhere (grow_tiles.cl). Past that, a kernel
-    // is broken; stop rather than loop.
-    const uint64_t roundLimit = uint64_t(run.cap) + 3;
+    // Each round settles at least one more level everywhere (grow_tiles.cl):
+    // a window takes at most its levels + 2 rounds, a run without windows
+    // its largest stamp + 2. Past that, a kernel is broken; stop rather than
+    // loop.
+    uint32_t windowStart = 1;
+    const uint64_t roundLimit = (windowed ? uint64_t(tileLevelWindow) : uint64_t(run.cap)) + 3;
+    // The window is done: the next starts with its deferred tiles as the
+    // list of round `next`. False when nothing was deferred (the run is over).
+    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
+    auto nextWindow = [&](uint32_t next) {
+        const uint32_t deferred = counters[RGX_COUNTER_DEFERRED];
+        if (deferred == 0 || horizon >= run.cap)
+            return false;
+        horizon = uint32_t(std::min<uint64_t>(run.cap, uint64_t(horizon) + tileLevelWindow));
+        tiles.setArg(horizonArg, cl_uint(horizon));
+        queue.enqueueCopyBuffer(state.tileLists, state.tileLists, 2 * tileCount * 4, (next % 2) * tileCount * 4,
+                                deferred * 4, nullptr, run.timings.track("grow", "copy:deferred_tiles", int(next)));
+        counters[RGX_COUNTER_TILES + next % 3] = deferred;
+        counters[RGX_COUNTER_DEFERRED] = 0;
+        for (const uint32_t word : {uint32_t(RGX_COUNTER_TILES + next % 3), uint32_t(RGX_COUNTER_DEFERRED)})
+            queue.enqueueWriteBuffer(state.counters, CL_FALSE, word * 4, 4, &counters[word], nullptr,
+                                     run.timings.track("grow", "write:counters", int(next)));
+        windowStart = next;
+        return true;
+    };
     for (;;) {
         run.deadline.check(round - 1, "tile rounds");
-        if (round > roundLimit)
+        if (round - windowStart >= roundLimit)
             throw OpenClError("region growing on " + info.name + ": the tiles did not settle within " +
                               std::to_string(roundLimit) + " rounds");
         const uint32_t upTo = round + batch - 1;
@@ -597,7 +623,7 @@ void growByTiles(Run& run)
                 fused = false;
                 batch = 4;
                 const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
-                if (counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0)
+                if (counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0 && !nextWindow(last + 1))
                     break;
                 round = last + 1;
                 continue;
@@ -620,7 +646,7 @@ void growByTiles(Run& run)
         const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
         const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
         run.progress(last, queued);
-        if (queued == 0)
+        if (queued == 0 && !nextWindow(last + 1))
             break;
         run.offerPartial(0, unclassifiedStamp, true);
         round = last + 1;
@@ -725,7 +751,7 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
 {
     // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
     // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4);
-    // tiles a mark and two list entries (12 bytes) per tile of 32 x 32.
+    // tiles two marks and three list entries (20 bytes) per tile of 32 x 32.
     // fusion=tiles can fall back to levels, so it counts the queue too.
     uint64_t perPixel = 2 + 2 + 4;
     if (variant.frontier == Frontier::Sweep)
@@ -734,7 +760,7 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
         perPixel += 8;
     uint64_t bytes = pixelCount * perPixel;
     if (variant.fusion == Fusion::Tiles)
-        bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * 12;
+        bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * 20;
     // Per region of the buffers' capacity: seed pixel and luma (8), two sets
     // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).
     bytes += regionCapacityFor(regionCount) * 92 + RGX_COUNTER_WORDS * 4;

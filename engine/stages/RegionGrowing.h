@@ -22,6 +22,13 @@ class ComputeDevice;
 class TimingLog;
 struct BuiltProgram;
 
+// fusion=tiles where a label depends on the neighbours' labels (mode range,
+// rule adjacent, several regions): the levels a window of rounds may add
+// (kernels/grow_tiles.cl says why there are windows). A window costs the
+// host one more read of the counters; a loop of wrong labels, at most this
+// many rounds of the few tiles it crosses.
+constexpr uint32_t tileLevelWindow = 256;
+
 struct GrowRun {
     int finalSet = 0;            // GrowState::labels/stamps[finalSet] hold the result
     PixelBox box;                // the classified pixels

@@ -5,9 +5,11 @@
 // meeting. Every result equals the CPU reference bit for bit.
 #include "TestImages.h"
 #include "Device.h"
+#include "bench/BenchInputs.h"
 #include "Pipeline.h"
 #include "reference/RegionGrowingReference.h"
 #include "stages/GrowState.h"
+#include "stages/RegionGrowing.h"
 
 #include <gtest/gtest.h>
 #include <atomic>
@@ -241,6 +243,42 @@ TEST(TiledGrowing, ManyRegionsMeetInRangeMode)
         params.rule = seed % 2 ? Rule::All : Rule::Adjacent;
         const std::vector<Seed> seeds = test::randomSeeds(image.width, image.height, int(3 + seed % 4 * 9), seed);
         expectTilesEqualTheReference(image, seeds, params, "random image seed " + std::to_string(seed));
+    }
+}
+
+// The rounds a tiled run took, from its grow_tiles records: a fused
+// launch's note names its last round.
+int tileRounds(const GrowResult& result)
+{
+    int last = 0;
+    for (const TimingRecord& record : result.timings) {
+        if (record.kernel != "grow_tiles")
+            continue;
+        last = std::max(last, record.iteration);
+        if (record.note.rfind("tile rounds ", 0) == 0)
+            last = std::max(last, std::stoi(record.note.substr(record.note.find(" to ") + 4)));
+    }
+    return last;
+}
+
+// 64 regions of mode range on smooth noise, where a pixel's region depends
+// on its neighbours' labels: a wrong label held up across tile borders used
+// to climb one level per round to the iteration cap (65 000 rounds for 124
+// levels). In windows of levels it falls away at the window's end: the run
+// takes at most its levels, one window and two rounds per window.
+TEST(TiledGrowing, WrongLabelsHoldingEachOtherUpAcrossTilesStopAtTheWindow)
+{
+    const LumaImage image = bench::smoothNoise(256, 1);
+    const std::vector<Seed> seeds = bench::gridSeeds(256, 256, 64);
+    PipelineParams params;
+    params.grow = rangeParams(4, 40);
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+        EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name;
+        const int windows = int(expected->iterations / tileLevelWindow) + 1;
+        EXPECT_LE(tileRounds(*actual), int(expected->iterations + tileLevelWindow) + 2 * windows) << info.name;
     }
 }
 
