@@ -12,6 +12,47 @@
 // Regions summed in local memory before one global atomic per group.
 #define LOCAL_REGIONS 256
 
+// The start of a run in one launch (a command costs the host about 10 us on
+// NVIDIA's driver, whatever it does): label 0 and stamp "never" for the
+// `count` pixels from `first` (where the previous run left pixels), the
+// tile marks and the region totals zeroed, and the counters set: `regions`
+// accepted in iteration 0, `touched` as where the run may change pixels,
+// the box of classified pixels empty, every other word 0 (the grid barrier's
+// included). Any grid; each work-item takes every get_global_size(0)-th
+// word of each range.
+__kernel void start_run(__global ushort* labels, __global uint* stamps, const uint first, const uint count,
+                        __global uint* tile_mark, const uint mark_words,
+                        __global uint* region_stats, const uint stat_words,
+                        __global uint* counters, const uint regions, const uint4 touched)
+{
+    const uint step = get_global_size(0);
+    const uint id = get_global_id(0);
+    for (uint i = id; i < count; i += step) {
+        labels[first + i] = 0;
+        stamps[first + i] = UNCLASSIFIED;
+    }
+    for (uint i = id; i < mark_words; i += step)
+        tile_mark[i] = 0;
+    for (uint i = id; i < stat_words; i += step)
+        region_stats[i] = 0;
+    if (id < RGX_COUNTER_WORDS) {
+        uint value = 0;
+        if (id == RGX_COUNTER_ACCEPTED)
+            value = regions;
+        else if (id == RGX_COUNTER_TOUCHED + 0)
+            value = touched.x;
+        else if (id == RGX_COUNTER_TOUCHED + 1)
+            value = touched.y;
+        else if (id == RGX_COUNTER_TOUCHED + 2)
+            value = touched.z;
+        else if (id == RGX_COUNTER_TOUCHED + 3)
+            value = touched.w;
+        else if (id == RGX_COUNTER_BOX + 0 || id == RGX_COUNTER_BOX + 1)
+            value = UNCLASSIFIED;
+        counters[id] = value;
+    }
+}
+
 // Iteration 0: seed k starts region k. With tile_side > 0 (fusion=tiles)
 // the tiles holding seeds are queued for round 1 (the list at tile_lists +
 // first_list, tiles_x by tiles_y tiles); either way the seeds lie inside

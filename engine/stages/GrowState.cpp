@@ -68,9 +68,8 @@ bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& 
     return true;
 }
 
-void GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions, TimingLog& timings)
+GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions)
 {
-    cl::CommandQueue& queue = device_.queue();
     const uint64_t pixels = pixelCount();
     const bool fresh = labels[0]() == nullptr;
     ensure(labels[0], pixels * 2);
@@ -102,20 +101,14 @@ void GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t region
         firstRow = dirty_.empty() ? 0 : dirty_.y0;
         rows = dirty_.empty() ? 0 : dirty_.y1 - dirty_.y0 + 1;
     }
-    if (rows > 0) {
-        const size_t offset = firstRow * size_t(width_), count = rows * size_t(width_);
-        queue.enqueueFillBuffer(labels[0], cl_ushort(0), offset * 2, count * 2, nullptr,
-                                timings.track("upload", "fill:labels"));
-        queue.enqueueFillBuffer(stamps[0], cl_uint(unclassifiedStamp), offset * 4, count * 4, nullptr,
-                                timings.track("upload", "fill:stamps"));
-    }
-    if (tiles)
-        queue.enqueueFillBuffer(tileMark, cl_uint(0), 0, 2 * size_t(tilesX()) * size_t(tilesY()) * 4, nullptr,
-                                timings.track("upload", "fill:tile_marks"));
-    queue.enqueueFillBuffer(regionStats, cl_uint(0), 0, RGX_REGION_STATS_WORDS * regions * 4, nullptr,
-                            timings.track("upload", "fill:region_stats"));
+    RunStart start;
+    start.firstPixel = firstRow * size_t(width_);
+    start.pixels = rows * size_t(width_);
+    start.markWords = tiles ? 2 * size_t(tilesX()) * size_t(tilesY()) : 0;
+    start.statWords = RGX_REGION_STATS_WORDS * regions;
     failed_ = true; // until finishRun says where this run's pixels are
     dirty_ = PixelBox();
+    return start;
 }
 
 std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)

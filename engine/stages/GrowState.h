@@ -57,11 +57,19 @@ public:
     // prefilter) differs from the one on the device. True when it uploaded.
     bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings);
 
+    // What the start of a run resets (start_run in kernels/grow_session.cl):
+    // the pixels the previous run touched (everywhere the first time, or
+    // after a run that failed), the words of the tile marks and of the
+    // region totals.
+    struct RunStart {
+        size_t firstPixel = 0;
+        size_t pixels = 0;
+        size_t markWords = 0;
+        size_t statWords = 0;
+    };
     // Makes the buffers a run of this variant with `regions` seeds needs and
-    // returns the maps to the start of a run: label 0 and stamp "never"
-    // wherever the previous run touched (everywhere the first time, or
-    // after a run that failed), counters zeroed, the touched box empty.
-    void prepareRun(const GrowVariant& variant, bool tiles, size_t regions, TimingLog& timings);
+    // says what must be reset before it starts.
+    RunStart prepareRun(const GrowVariant& variant, bool tiles, size_t regions);
     // Where the finished run's classified pixels are: reset by the next run.
     void finishRun(const PixelBox& classified) { dirty_ = classified; failed_ = false; }
     // A run that stopped half-way leaves the maps unknown: reset them all.

@@ -150,6 +150,8 @@ struct Run {
     const uint32_t cap;
     const Deadline deadline;
     std::vector<uint32_t> counters;
+    std::vector<uint32_t> stats; // the region totals of the summary
+    enum class Summary { None, Stale, Done } summary = Summary::None;
     GrowRun result;
 
     Run(GrowState& state, const std::vector<Seed>& seeds, const GrowParams& params, const GrowVariant& variant,
@@ -173,8 +175,15 @@ struct Run {
             return RGX_VERDICT_STALLED;
         return counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT];
     }
+    // The grid barrier's words are zero before a fused launch: start_run
+    // left them so for the first.
+    bool gridBarrierClear = false;
     void clearGridBarrier(int step)
     {
+        if (gridBarrierClear) {
+            gridBarrierClear = false;
+            return;
+        }
         queue.enqueueFillBuffer(state.counters, cl_uint(0), RGX_COUNTER_GRID * 4, 3 * 4, nullptr,
                                 timings.track("grow", "fill:grid_barrier", step));
     }
@@ -208,20 +217,52 @@ struct Run {
 };
 
 
-// Counters at the start of a run; `touched` is where the run may change pixels.
-void uploadStart(Run& run, const PixelBox& touched)
+// The start of a run in one launch: the maps reset where the last run
+// left pixels, the tile marks and region totals zeroed, the counters set
+// (`touched` is where the run may change pixels). The host's copy of the
+// counters says the same.
+void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touched)
 {
+    GrowState& state = run.state;
     std::vector<uint32_t>& counters = run.counters;
     std::fill(counters.begin(), counters.end(), 0);
     counters[RGX_COUNTER_ACCEPTED] = uint32_t(run.seeds.size());
-    counters[RGX_COUNTER_TOUCHED + 0] = touched.empty() ? unclassifiedStamp : touched.x0;
-    counters[RGX_COUNTER_TOUCHED + 1] = touched.empty() ? unclassifiedStamp : touched.y0;
-    counters[RGX_COUNTER_TOUCHED + 2] = touched.empty() ? 0 : touched.x1;
-    counters[RGX_COUNTER_TOUCHED + 3] = touched.empty() ? 0 : touched.y1;
+    const cl_uint4 box = {{touched.empty() ? unclassifiedStamp : touched.x0,
+                           touched.empty() ? unclassifiedStamp : touched.y0, touched.empty() ? 0 : touched.x1,
+                           touched.empty() ? 0 : touched.y1}};
+    for (int i = 0; i < 4; ++i)
+        counters[RGX_COUNTER_TOUCHED + i] = box.s[i];
     counters[RGX_COUNTER_BOX + 0] = unclassifiedStamp;
     counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
-    run.queue.enqueueWriteBuffer(run.state.counters, CL_FALSE, 0, RGX_COUNTER_WORDS * 4, counters.data(),
-                                 nullptr, run.timings.track("upload", "write:counters"));
+
+    // The maps: in the same launch on a GPU; with two fills on a CPU, whose
+    // memset outruns a kernel's loop several times over.
+    const bool mapsInKernel = run.info.type == "GPU";
+    if (!mapsInKernel && start.pixels > 0) {
+        run.queue.enqueueFillBuffer(state.labels[0], cl_ushort(0), start.firstPixel * 2, start.pixels * 2, nullptr,
+                                    run.timings.track("upload", "fill:labels"));
+        run.queue.enqueueFillBuffer(state.stamps[0], cl_uint(unclassifiedStamp), start.firstPixel * 4,
+                                    start.pixels * 4, nullptr, run.timings.track("upload", "fill:stamps"));
+    }
+    const size_t pixels = mapsInKernel ? start.pixels : 0;
+    cl::Kernel kernel(sessionKernels(state.device()).program, "start_run");
+    int a = 0;
+    kernel.setArg(a++, state.labels[0]);
+    kernel.setArg(a++, state.stamps[0]);
+    kernel.setArg(a++, cl_uint(start.firstPixel));
+    kernel.setArg(a++, cl_uint(pixels));
+    kernel.setArg(a++, start.markWords > 0 ? state.tileMark : state.counters);
+    kernel.setArg(a++, cl_uint(start.markWords));
+    kernel.setArg(a++, state.regionStats);
+    kernel.setArg(a++, cl_uint(start.statWords));
+    kernel.setArg(a++, state.counters);
+    kernel.setArg(a++, cl_uint(run.seeds.size()));
+    kernel.setArg(a++, box);
+    const size_t words = std::max({pixels, start.markWords, start.statWords, size_t(RGX_COUNTER_WORDS)});
+    const size_t items = std::min(roundUp(words, 256), groupsToFill(run.info) * 256);
+    run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
+                                   run.timings.track("upload", "start_run"));
+    run.gridBarrierClear = true;
 }
 
 // Iteration 0: the seeds in the maps; with tiles, their tiles queued for round 1.
@@ -523,6 +564,8 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
 // ---------------------------------------------------------------------------
 // By tiles: many levels per grid barrier (kernels/grow_tiles.cl).
 
+void enqueueSummary(Run& run); // with summarize, below
+
 void growByTiles(Run& run)
 {
     GrowState& state = run.state;
@@ -605,6 +648,12 @@ void growByTiles(Run& run)
             queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(residentGroups * workGroup),
                                        cl::NDRange(workGroup), nullptr, run.timings.track("grow", "grow_tiles", int(round)));
             const size_t record = run.timings.size() - 1;
+            // A click often ends in its first launch: its summary then
+            // comes back with the same read (and is redone if it did not).
+            if (round == 1) {
+                enqueueSummary(run);
+                run.summary = Run::Summary::Stale;
+            }
             run.readCounters(int(upTo));
             if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
                 run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups) +
@@ -646,8 +695,11 @@ void growByTiles(Run& run)
         const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
         const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
         run.progress(last, queued);
-        if (queued == 0 && !nextWindow(last + 1))
+        if (queued == 0 && !nextWindow(last + 1)) {
+            if (fused && round == 1)
+                run.summary = Run::Summary::Done;
             break;
+        }
         run.offerPartial(0, unclassifiedStamp, true);
         round = last + 1;
         batch = std::min(batch * 2, fused ? largestFusedBatch : 64);
@@ -659,7 +711,10 @@ void growByTiles(Run& run)
 // After every driver: where the classified pixels are, the largest stamp,
 // the region statistics (kernels/grow_session.cl).
 
-void summarize(Run& run)
+// The summary of the maps: the box of the classified pixels, the largest
+// stamp (in the counters) and the region totals (in run.stats once the
+// queue reached the next blocking read).
+void enqueueSummary(Run& run)
 {
     GrowState& state = run.state;
     const int set = run.result.finalSet;
@@ -677,15 +732,37 @@ void summarize(Run& run)
     const size_t groups = std::min<size_t>(groupsToFill(run.info), size_t(state.height()));
     run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * 256), cl::NDRange(256), nullptr,
                                    run.timings.track("download", "summarize"));
-    std::vector<uint32_t> stats(RGX_REGION_STATS_WORDS * regionTotal);
-    run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, stats.size() * 4, stats.data(), nullptr,
+    run.stats.resize(RGX_REGION_STATS_WORDS * regionTotal);
+    run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, run.stats.size() * 4, run.stats.data(), nullptr,
                                 run.timings.track("download", "read:region_stats"));
-    run.readCounters(-1);
+}
 
+// After every driver: the summary into the result. A driver may have
+// summarised already (its last launch may be the run's last: then the
+// summary saves a wait), or have summarised too early (then its totals and
+// box are reset first).
+void summarize(Run& run)
+{
+    if (run.summary == Run::Summary::Stale) {
+        GrowState& state = run.state;
+        run.queue.enqueueFillBuffer(state.regionStats, cl_uint(0), 0, run.stats.size() * 4, nullptr,
+                                    run.timings.track("download", "fill:region_stats"));
+        std::vector<uint32_t>& counters = run.counters;
+        counters[RGX_COUNTER_BOX + 0] = counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
+        counters[RGX_COUNTER_BOX + 2] = counters[RGX_COUNTER_BOX + 3] = counters[RGX_COUNTER_MAX_STAMP] = 0;
+        run.queue.enqueueWriteBuffer(state.counters, CL_FALSE, RGX_COUNTER_BOX * 4, 5 * 4,
+                                     &counters[RGX_COUNTER_BOX], nullptr, run.timings.track("download", "write:counters"));
+    }
+    if (run.summary != Run::Summary::Done) {
+        enqueueSummary(run);
+        run.readCounters(-1);
+    }
+
+    const size_t regionTotal = run.seeds.size();
     GrowRun& result = run.result;
     result.regions.resize(regionTotal);
     for (size_t k = 0; k < regionTotal; ++k) {
-        const uint32_t* words = &stats[RGX_REGION_STATS_WORDS * k];
+        const uint32_t* words = &run.stats[RGX_REGION_STATS_WORDS * k];
         result.regions[k] = {words[0], (uint64_t(words[2]) << 32) | words[1]};
     }
     const std::vector<uint32_t>& counters = run.counters;
@@ -778,11 +855,11 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
     const bool tiles = variant.fusion == Fusion::Tiles && tilesApply(params, seeds.size());
     Run run(state, seeds, params, variant, control, timings);
     try {
-        state.prepareRun(variant, tiles, seeds.size(), timings);
+        const GrowState::RunStart start = state.prepareRun(variant, tiles, seeds.size());
         PixelBox touched;
         if (!tiles)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
-        uploadStart(run, touched);
+        startRun(run, start, touched);
         std::vector<uint32_t> seedPixels, seedLuma;
         placeSeeds(run, tiles, seedPixels, seedLuma, luma);
         if (tiles) {
