@@ -53,11 +53,14 @@ __kernel void start_run(__global ushort* labels, __global uint* stamps, const ui
     }
 }
 
-// Iteration 0: seed k starts region k. With tile_side > 0 (fusion=tiles)
+// Iteration 0: seed k starts region k, and its luma is the region's
+// seed_luma (the same value the host has: no second upload). With
+// tile_side > 0 (fusion=tiles)
 // the tiles holding seeds are queued for round 1 (the list at tile_lists +
 // first_list, tiles_x by tiles_y tiles); either way the seeds lie inside
 // the pixels the run touches.
-__kernel void place_seeds(__global const uint* seed_pixels, const uint region_total,
+__kernel void place_seeds(__global const uint* seed_pixels, __global const ushort* luma,
+                          __global uint* seed_luma, const uint region_total,
                           const uint width, __global ushort* labels, __global uint* stamps,
                           const uint tile_side, const uint tiles_x, const uint tiles_y,
                           volatile __global uint* tile_mark, volatile __global uint* tile_lists,
@@ -67,6 +70,7 @@ __kernel void place_seeds(__global const uint* seed_pixels, const uint region_to
     if (k >= region_total)
         return;
     const uint p = seed_pixels[k];
+    seed_luma[k] = luma[p];
     labels[p] = (ushort)(k + 1);
     stamps[p] = 0;
     const uint x = p % width, y = p / width;

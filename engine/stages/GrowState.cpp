@@ -92,6 +92,8 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
         totals = make(3 * 3 * regionCapacity_ * 4);
         deltas = make(3 * 3 * regionCapacity_ * 4);
         regionStats = make(RGX_REGION_STATS_WORDS * regionCapacity_ * 4);
+        readBack_ = std::make_shared<HostBlock>(device_.context(), device_.queue(),
+                                                (RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_) * 4);
     }
     ensure(counters, RGX_COUNTER_WORDS * 4);
 
@@ -150,7 +152,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     ensure(packedLabels_, count * size_t(maps.labelBytes));
     ensure(packedStamps_, count * size_t(maps.stampBytes));
     const BuiltProgram& program = sessionKernels(device_);
-    cl::Kernel pack(program.program, "pack_maps");
+    cl::Kernel& pack = kernel(program.program, "pack_maps");
     int a = 0;
     pack.setArg(a++, stamps[set]);
     pack.setArg(a++, labels[set]);
@@ -203,6 +205,20 @@ void GrowState::readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>&
     queue.finish();
 }
 
+uint32_t* GrowState::readBackWords() const
+{
+    return static_cast<uint32_t*>(readBack_->mapped);
+}
+
+cl::Kernel& GrowState::kernel(const cl::Program& program, const char* name)
+{
+    const auto key = std::make_pair(program(), std::string(name));
+    auto found = kernels_.find(key);
+    if (found == kernels_.end())
+        found = kernels_.emplace(key, cl::Kernel(program, name)).first;
+    return found->second;
+}
+
 Footprint GrowState::footprint() const
 {
     Footprint footprint;
@@ -213,6 +229,8 @@ Footprint GrowState::footprint() const
             footprint.deviceBytes += buffer->getInfo<CL_MEM_SIZE>();
     for (const auto& block : hostBlocks_)
         footprint.hostBytes += block->bytes;
+    if (readBack_)
+        footprint.hostBytes += readBack_->bytes;
     return footprint;
 }
 

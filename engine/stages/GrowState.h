@@ -10,7 +10,10 @@
 #include "Result.h"
 #include "Variant.h"
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace rgx {
@@ -101,6 +104,16 @@ public:
 
     Footprint footprint() const;
 
+    // The words the host reads back every run: the counters, then the region
+    // totals (RGX_REGION_STATS_WORDS per region of the capacity). Pinned: on
+    // NVIDIA's driver a read into pageable memory is staged and its call
+    // returns tens of microseconds later. Valid after prepareRun.
+    uint32_t* readBackWords() const;
+
+    // A kernel of a built program, made once per state (clCreateKernel is a
+    // cost a click can feel); the caller sets every argument before use.
+    cl::Kernel& kernel(const cl::Program& program, const char* name);
+
 private:
     struct HostBlock;
     cl::Buffer make(size_t bytes);
@@ -117,6 +130,8 @@ private:
     cl::Buffer packedLabels_;  // the box maps in their narrow types, on the device
     cl::Buffer packedStamps_;
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
+    std::shared_ptr<HostBlock> readBack_;
+    std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
 };
 
 } // namespace rgx

@@ -150,7 +150,6 @@ struct Run {
     const uint32_t cap;
     const Deadline deadline;
     std::vector<uint32_t> counters;
-    std::vector<uint32_t> stats; // the region totals of the summary
     enum class Summary { None, Stale, Done } summary = Summary::None;
     GrowRun result;
 
@@ -164,8 +163,10 @@ struct Run {
 
     void readCounters(int step)
     {
-        queue.enqueueReadBuffer(state.counters, CL_TRUE, 0, RGX_COUNTER_WORDS * 4, counters.data(), nullptr,
+        uint32_t* words = state.readBackWords();
+        queue.enqueueReadBuffer(state.counters, CL_TRUE, 0, RGX_COUNTER_WORDS * 4, words, nullptr,
                                 timings.track("grow", "read:counters", step));
+        std::copy(words, words + RGX_COUNTER_WORDS, counters.begin());
     }
     // The fused launch's outcome: not resident (the roll call), stalled (a
     // barrier given up), or go.
@@ -245,7 +246,7 @@ void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touche
                                     start.pixels * 4, nullptr, run.timings.track("upload", "fill:stamps"));
     }
     const size_t pixels = mapsInKernel ? start.pixels : 0;
-    cl::Kernel kernel(sessionKernels(state.device()).program, "start_run");
+    cl::Kernel& kernel = state.kernel(sessionKernels(state.device()).program, "start_run");
     int a = 0;
     kernel.setArg(a++, state.labels[0]);
     kernel.setArg(a++, state.stamps[0]);
@@ -279,13 +280,13 @@ void placeSeeds(Run& run, bool tiles, std::vector<uint32_t>& seedPixels, std::ve
     }
     run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, seedPixels.data(), nullptr,
                                  run.timings.track("upload", "write:seed_pixels"));
-    run.queue.enqueueWriteBuffer(state.seedLuma, CL_FALSE, 0, regionTotal * 4, seedLuma.data(), nullptr,
-                                 run.timings.track("upload", "write:seed_luma"));
     const BuiltProgram& built = sessionKernels(state.device());
-    cl::Kernel place(built.program, "place_seeds");
+    cl::Kernel& place = state.kernel(built.program, "place_seeds");
     const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
     int a = 0;
     place.setArg(a++, state.seedPixels);
+    place.setArg(a++, state.luma);
+    place.setArg(a++, state.seedLuma);
     place.setArg(a++, cl_uint(regionTotal));
     place.setArg(a++, cl_uint(state.width()));
     place.setArg(a++, state.labels[0]);
@@ -576,7 +577,7 @@ void growByTiles(Run& run)
     const BuiltProgram* built = &tileKernels(state.device(), bits, workGroup);
     run.result.kernels.insert(run.result.kernels.end(), built->kernels.begin(), built->kernels.end());
 
-    cl::Kernel tiles(built->program, "grow_tiles");
+    cl::Kernel& tiles = state.kernel(built->program, "grow_tiles");
     int a = 2;
     tiles.setArg(a++, cl_int(state.width()));
     tiles.setArg(a++, cl_int(state.height()));
@@ -719,7 +720,7 @@ void enqueueSummary(Run& run)
     GrowState& state = run.state;
     const int set = run.result.finalSet;
     const BuiltProgram& built = sessionKernels(state.device());
-    cl::Kernel kernel(built.program, "summarize");
+    cl::Kernel& kernel = state.kernel(built.program, "summarize");
     const size_t regionTotal = run.seeds.size();
     int a = 0;
     kernel.setArg(a++, state.stamps[set]);
@@ -732,8 +733,10 @@ void enqueueSummary(Run& run)
     const size_t groups = std::min<size_t>(groupsToFill(run.info), size_t(state.height()));
     run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * 256), cl::NDRange(256), nullptr,
                                    run.timings.track("download", "summarize"));
-    run.stats.resize(RGX_REGION_STATS_WORDS * regionTotal);
-    run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, run.stats.size() * 4, run.stats.data(), nullptr,
+    // Into the pinned words after the counters: summarize takes them once a
+    // blocking read of the counters has passed this one.
+    run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, RGX_REGION_STATS_WORDS * regionTotal * 4,
+                                state.readBackWords() + RGX_COUNTER_WORDS, nullptr,
                                 run.timings.track("download", "read:region_stats"));
 }
 
@@ -745,7 +748,7 @@ void summarize(Run& run)
 {
     if (run.summary == Run::Summary::Stale) {
         GrowState& state = run.state;
-        run.queue.enqueueFillBuffer(state.regionStats, cl_uint(0), 0, run.stats.size() * 4, nullptr,
+        run.queue.enqueueFillBuffer(state.regionStats, cl_uint(0), 0, RGX_REGION_STATS_WORDS * run.seeds.size() * 4, nullptr,
                                     run.timings.track("download", "fill:region_stats"));
         std::vector<uint32_t>& counters = run.counters;
         counters[RGX_COUNTER_BOX + 0] = counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
@@ -762,7 +765,7 @@ void summarize(Run& run)
     GrowRun& result = run.result;
     result.regions.resize(regionTotal);
     for (size_t k = 0; k < regionTotal; ++k) {
-        const uint32_t* words = &run.stats[RGX_REGION_STATS_WORDS * k];
+        const uint32_t* words = run.state.readBackWords() + RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * k;
         result.regions[k] = {words[0], (uint64_t(words[2]) << 32) | words[1]};
     }
     const std::vector<uint32_t>& counters = run.counters;
