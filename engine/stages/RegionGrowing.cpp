@@ -462,13 +462,15 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
     uint32_t batch = 4;
     bool finished = false;
     if (variant.driver == Driver::DeviceEnqueue) {
-        // One launch from the host; the device schedules every iteration
-        // itself. The host can time only the whole chain.
+        // The device schedules the iterations itself, a chain of them per
+        // host launch; the host can time only each chain as a whole. The
+        // chains are bounded: between them the host checks cancel and time
+        // limit, and Intel's CPU runtime runs a child kernel on the stack of
+        // its parent, so an unbounded chain of a long run overflowed the
+        // stack of the thread that waited for it.
         state.device().deviceQueue();
         cl::Kernel chain(built->program, "grow_chain");
-        int a = 0;
-        chain.setArg(a++, cl_uint(1));
-        chain.setArg(a++, cl_uint(cap));
+        int a = 2;
         chain.setArg(a++, cl_uint(batchedGroups));
         chain.setArg(a++, cl_int(width));
         chain.setArg(a++, cl_int(height));
@@ -481,13 +483,25 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
         chain.setArg(a++, state.stamps[0]);
         chain.setArg(a++, queueFrontier ? state.stamps[0] : state.stamps[1]);
         setDecisionArguments(chain, a);
-        queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
-                                   run.timings.track("grow", "grow_chain", -1, true));
-        queue.finish();
-        run.readCounters(0);
-        last = counters[RGX_COUNTER_LAST_LAUNCHED];
-        finished = last < cap || counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
-        run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+        uint32_t chainLength = firstFusedBatch;
+        while (!finished && last < cap) {
+            run.deadline.check(last);
+            const uint32_t first = last + 1;
+            chain.setArg(0, cl_uint(first));
+            chain.setArg(1, cl_uint(std::min(cap, last + chainLength)));
+            queue.enqueueNDRangeKernel(chain, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr,
+                                       run.timings.track("grow", "grow_chain", int(first), true));
+            const size_t chainRecord = run.timings.size() - 1;
+            queue.finish();
+            run.readCounters(int(first));
+            last = counters[RGX_COUNTER_LAST_LAUNCHED];
+            run.timings.coverIterations(chainRecord, int(last), {});
+            finished = counters[RGX_COUNTER_ACCEPTED + last % 3] == 0;
+            chainLength = std::min(chainLength * 2, largestFusedBatch);
+            run.progress(last, counters[RGX_COUNTER_ACCEPTED + last % 3]);
+            if (!finished)
+                run.offerPartial(variant.frontier == Frontier::Queue ? 0 : int(last & 1), last, false);
+        }
     }
     if (variant.fusion == Fusion::GridBarrier) {
         cl::Kernel levels(built->program, "grow_levels");

@@ -64,4 +64,42 @@ inline std::vector<Seed> randomSeeds(int width, int height, int count, uint32_t 
     return seeds;
 }
 
+// A perfect maze of 1-pixel corridors of luma `floor` between walls of luma
+// `wall` (depth-first carving from a seeded RNG): 2 cellsX + 1 by
+// 2 cellsY + 1 pixels, every corridor cell reachable from (1, 1) by one path.
+inline LumaImage maze(int cellsX, int cellsY, uint32_t seed, uint16_t floor, uint16_t wall)
+{
+    LumaImage image;
+    image.width = 2 * cellsX + 1;
+    image.height = 2 * cellsY + 1;
+    image.luma.assign(size_t(image.width) * size_t(image.height), wall);
+    auto open = [&](int x, int y) { image.luma[size_t(y) * size_t(image.width) + size_t(x)] = floor; };
+    std::mt19937 rng(seed);
+    std::vector<bool> visited(size_t(cellsX) * size_t(cellsY), false);
+    std::vector<std::pair<int, int>> stack = {{0, 0}};
+    visited[0] = true;
+    open(1, 1);
+    const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    while (!stack.empty()) {
+        const auto [cx, cy] = stack.back();
+        int options[4], count = 0;
+        for (int d = 0; d < 4; ++d) {
+            const int nx = cx + dx[d], ny = cy + dy[d];
+            if (nx >= 0 && ny >= 0 && nx < cellsX && ny < cellsY && !visited[size_t(ny) * size_t(cellsX) + size_t(nx)])
+                options[count++] = d;
+        }
+        if (count == 0) {
+            stack.pop_back();
+            continue;
+        }
+        const int d = options[rng() % uint32_t(count)];
+        const int nx = cx + dx[d], ny = cy + dy[d];
+        visited[size_t(ny) * size_t(cellsX) + size_t(nx)] = true;
+        open(2 * cx + 1 + dx[d], 2 * cy + 1 + dy[d]);
+        open(2 * nx + 1, 2 * ny + 1);
+        stack.push_back({nx, ny});
+    }
+    return image;
+}
+
 } // namespace rgx::test

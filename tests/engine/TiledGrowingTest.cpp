@@ -67,36 +67,9 @@ LumaImage spiral(int size)
     return image;
 }
 
-// A perfect maze of 1-pixel corridors (depth-first carving from a seeded RNG).
 LumaImage maze(int cellsX, int cellsY, uint32_t seed)
 {
-    LumaImage image = filled(2 * cellsX + 1, 2 * cellsY + 1, wallLuma);
-    std::mt19937 rng(seed);
-    std::vector<bool> visited(size_t(cellsX) * size_t(cellsY), false);
-    std::vector<std::pair<int, int>> stack = {{0, 0}};
-    visited[0] = true;
-    set(image, 1, 1, floorLuma);
-    const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    while (!stack.empty()) {
-        const auto [cx, cy] = stack.back();
-        int options[4], count = 0;
-        for (int d = 0; d < 4; ++d) {
-            const int nx = cx + dx[d], ny = cy + dy[d];
-            if (nx >= 0 && ny >= 0 && nx < cellsX && ny < cellsY && !visited[size_t(ny) * cellsX + nx])
-                options[count++] = d;
-        }
-        if (count == 0) {
-            stack.pop_back();
-            continue;
-        }
-        const int d = options[rng() % uint32_t(count)];
-        const int nx = cx + dx[d], ny = cy + dy[d];
-        visited[size_t(ny) * cellsX + nx] = true;
-        set(image, 2 * cx + 1 + dx[d], 2 * cy + 1 + dy[d], floorLuma);
-        set(image, 2 * nx + 1, 2 * ny + 1, floorLuma);
-        stack.push_back({nx, ny});
-    }
-    return image;
+    return test::maze(cellsX, cellsY, seed, floorLuma, wallLuma);
 }
 
 // The seed's tile (0..31 square) holds a long corridor to the target, and a
