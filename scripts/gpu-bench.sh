@@ -47,9 +47,9 @@ run() {
     want() { [[ $parts == *,$1,* ]]; }
     done_with() { echo "$1: exit $2 after $((SECONDS - start)) s"; }
 
-    if want tests; then # the new paths against the CPU reference on every device
+    if want tests; then # the new paths against the CPU reference on every device, and Cancel
         timeout 240 "$bin/rgx_engine_tests" \
-            --gtest_filter='TiledGrowing*:DeviceSession*:PartialDownload*:*NVIDIA*fusion*:*NVIDIA*host_sync_frontier_queue*' \
+            --gtest_filter='TiledGrowing*:DeviceSession*:PartialDownload*:EveryDriver/Cancel.*:*NVIDIA*fusion*:*NVIDIA*host_sync_frontier_queue*' \
             > "$out/tests.log" 2>&1
         done_with tests $?
         grep -E '^\[  (PASSED|FAILED)|FAILED  \]' "$out/tests.log" | head -20
