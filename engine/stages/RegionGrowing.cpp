@@ -150,6 +150,10 @@ struct Run {
     const uint32_t cap;
     const Deadline deadline;
     std::vector<uint32_t> counters;
+    // The level drivers' first totals and deltas: sources of non-blocking
+    // writes, so they live as long as the run (growRegions waits for the
+    // queue before a run that throws lets them go).
+    std::vector<uint32_t> totals, deltas;
     enum class Summary { None, Stale, Done } summary = Summary::None;
     GrowRun result;
 
@@ -378,8 +382,10 @@ void growByLevels(Run& run, const GrowVariant& variant, const std::vector<uint32
 
     // Iteration 0's statistics enter as the deltas of slot 0 (totals of
     // "iteration -1", slot 2, are zero): see kernels/region_growing.cl.
-    std::vector<uint32_t> totals(3 * statsWords * regionTotal, 0);
-    std::vector<uint32_t> deltas(3 * statsWords * regionTotal, 0);
+    std::vector<uint32_t>& totals = run.totals;
+    std::vector<uint32_t>& deltas = run.deltas;
+    totals.assign(3 * statsWords * regionTotal, 0);
+    deltas.assign(3 * statsWords * regionTotal, 0);
     for (size_t k = 0; k < regionTotal; ++k) {
         deltas[statsWords * k] = 1;
         deltas[statsWords * k + 1] = seedLuma[k];
@@ -871,13 +877,25 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
     checkGrowInputs(info, state.width(), state.height(), seeds, params, variant);
     const bool tiles = variant.fusion == Fusion::Tiles && tilesApply(params, seeds.size());
     Run run(state, seeds, params, variant, control, timings);
+    // Host memory that non-blocking writes read from: it outlives the queue's
+    // use of it, a run that throws included (see waitForTheQueue).
+    std::vector<uint32_t> seedPixels, seedLuma;
+    // A run that stops half-way (an error, Cancel, the time limit) may leave
+    // commands in the queue that read run.counters and the seed vectors:
+    // they finish before those go.
+    auto waitForTheQueue = [&] {
+        try {
+            run.queue.finish();
+        } catch (const cl::Error&) {
+            // The queue is broken too: nothing of it runs any more.
+        }
+    };
     try {
         const GrowState::RunStart start = state.prepareRun(variant, tiles, seeds.size());
         PixelBox touched;
         if (!tiles)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         startRun(run, start, touched);
-        std::vector<uint32_t> seedPixels, seedLuma;
         placeSeeds(run, tiles, seedPixels, seedLuma, luma);
         if (tiles) {
             growByTiles(run);
@@ -894,9 +912,11 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
         summarize(run);
         state.finishRun(run.result.box);
     } catch (const cl::Error& error) {
+        waitForTheQueue();
         state.markFailed();
         stage::throwOpenClError("region growing", info.name, error);
     } catch (...) {
+        waitForTheQueue();
         state.markFailed();
         throw;
     }
