@@ -1,0 +1,138 @@
+// Random stress (label `stress`): random images (up to 512 x 512, 8- and
+// 16-bit, smooth and noisy), random seeds (1 to 64, some on the border,
+// some on the same pixel), every mode, rule and connectivity, against the
+// CPU reference on every device, each case on the next correct variant the
+// device can run, so that N cases cover every variant about N / variants
+// times. RGX_STRESS_CASES cases per device (default 24); RGX_STRESS_SEED
+// picks the sequence (default 1). A failure names the case to replay.
+#include "../engine/TestImages.h"
+#include "Device.h"
+#include "Errors.h"
+#include "Pipeline.h"
+
+#include <gtest/gtest.h>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+
+using namespace rgx;
+
+namespace {
+
+uint32_t fromEnvironment(const char* name, uint32_t fallback)
+{
+    const char* text = std::getenv(name);
+    return text && *text ? uint32_t(std::strtoul(text, nullptr, 10)) : fallback;
+}
+
+struct Case {
+    LumaImage image;
+    std::vector<Seed> seeds;
+    PipelineParams params;
+    std::string text; // how to replay it
+};
+
+// Noise with no structure at all: every pixel its own random value.
+LumaImage noisyImage(int width, int height, bool sixteenBit, std::mt19937& rng)
+{
+    LumaImage image;
+    image.width = width;
+    image.height = height;
+    image.bitDepth = sixteenBit ? 16 : 8;
+    image.luma.resize(size_t(width) * size_t(height));
+    const uint32_t top = sixteenBit ? 65535 : 255;
+    for (uint16_t& value : image.luma)
+        value = uint16_t(rng() % (top + 1));
+    return image;
+}
+
+Case randomCase(uint32_t sequence, uint32_t index)
+{
+    std::mt19937 rng(sequence * 1000003u + index);
+    auto pick = [&](uint32_t count) { return rng() % count; };
+    Case c;
+    const int width = 1 + int(pick(512)), height = 1 + int(pick(512));
+    const bool sixteen = pick(2) == 1;
+    if (pick(2) == 0)
+        c.image = noisyImage(width, height, sixteen, rng);
+    else
+        c.image = test::randomImage(width, height, sixteen ? test::PixelKind::Grey16 : test::PixelKind::Grey8, rng());
+
+    const int count = std::min<int>(1 + int(pick(64)), width * height);
+    std::vector<Seed> seeds = test::randomSeeds(width, height, count, rng());
+    // Some on the border.
+    for (Seed& seed : seeds)
+        if (pick(4) == 0) {
+            if (pick(2) == 0)
+                seed.x = pick(2) == 0 ? 0 : width - 1;
+            else
+                seed.y = pick(2) == 0 ? 0 : height - 1;
+        }
+    // Now and then two on the same pixel: bad input, refused alike.
+    if (seeds.size() > 1 && pick(8) == 0)
+        seeds.back() = seeds.front();
+    c.seeds = seeds;
+
+    GrowParams& grow = c.params.grow;
+    grow.mode = Mode(pick(3));
+    grow.rule = pick(2) == 0 ? Rule::Adjacent : Rule::All;
+    grow.connectivity = pick(2) == 0 ? 4 : 8;
+    const uint32_t scale = sixteen ? 257 : 1;
+    grow.tolerance = double(pick(40));
+    grow.lower = pick(60) * scale;
+    grow.upper = pick(60) * scale;
+
+    std::ostringstream text;
+    text << "RGX_STRESS_SEED=" << sequence << " case " << index << ": " << width << "x" << height << " "
+         << (sixteen ? 16 : 8) << "-bit, " << c.seeds.size() << " seeds, mode " << modeName(grow.mode) << ", rule "
+         << ruleName(grow.rule) << ", connectivity " << grow.connectivity << ", tolerance " << grow.tolerance
+         << ", range -" << grow.lower << "/+" << grow.upper;
+    c.text = text.str();
+    return c;
+}
+
+TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
+{
+    const uint32_t cases = fromEnvironment("RGX_STRESS_CASES", 24);
+    const uint32_t sequence = fromEnvironment("RGX_STRESS_SEED", 1);
+    for (const DeviceInfo& info : listDevices()) {
+        std::vector<GrowVariant> variants;
+        for (const GrowVariant& variant : allVariants())
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, info))
+                variants.push_back(variant);
+        ASSERT_FALSE(variants.empty()) << info.name;
+        ComputeDevice device(info);
+        uint32_t clean = 0, refused = 0;
+        for (uint32_t index = 0; index < cases; ++index) {
+            const Case c = randomCase(sequence, index);
+            const GrowVariant& variant = variants[index % variants.size()];
+            const std::string where = c.text + ", " + variant.text() + " on " + info.name;
+            GrowResultPtr expected;
+            try {
+                expected = runReferencePipeline(c.image, c.seeds, c.params);
+            } catch (const InputError& referenceError) {
+                // The device refuses the same input with the same words.
+                try {
+                    runDevicePipeline(device, c.image, c.seeds, c.params, variant);
+                    ADD_FAILURE() << where << ": the reference refused (" << referenceError.what()
+                                  << ") and the device did not";
+                } catch (const InputError& deviceError) {
+                    EXPECT_STREQ(referenceError.what(), deviceError.what()) << where;
+                    ++refused;
+                }
+                continue;
+            }
+            const GrowResultPtr actual = runDevicePipeline(device, c.image, c.seeds, c.params, variant);
+            const ResultDiff diff = compareResults(*expected, *actual);
+            EXPECT_EQ(diff.differingPixels, 0u) << where;
+            EXPECT_EQ(expected->iterations, actual->iterations) << where;
+            if (diff.differingPixels == 0 && expected->iterations == actual->iterations)
+                ++clean;
+        }
+        std::cout << "[ info ] " << info.name << ": " << clean << " of " << cases << " cases equal the reference, "
+                  << refused << " refused alike, over " << variants.size() << " variants (RGX_STRESS_SEED="
+                  << sequence << ")\n";
+    }
+}
+
+} // namespace
