@@ -4,7 +4,7 @@
 #
 #   bash scripts/gpu-bench.sh package DIR [OLD_RGX_CLI]
 #       here: the stripped binaries (rgx-cli, its floodFill module, the
-#       engine tests; optionally an older rgx-cli to compare with in the same
+#       engine and stress tests; optionally an older rgx-cli to compare with in the same
 #       run) and every library they load but libc and libm, as DIR/pkg.tar.xz.
 #   bash scripts/gpu-bench.sh run DIR OUT [PARTS]
 #       there: registers NVIDIA's OpenCL driver with the ICD loader when no
@@ -20,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 package() {
     local dir=$1 old=${2:-}
     rm -rf "$dir/pkg" && mkdir -p "$dir/pkg/bin" "$dir/pkg/lib"
-    cp build/app/rgx-cli build/tests/rgx_engine_tests "$dir/pkg/bin/"
+    cp build/app/rgx-cli build/tests/rgx_engine_tests build/tests/stress/rgx_stress_tests "$dir/pkg/bin/"
     [[ -f build/app/rgx_floodfill.so ]] && cp build/app/rgx_floodfill.so "$dir/pkg/bin/"
     [[ -n $old ]] && cp "$old" "$dir/pkg/bin/rgx-cli-old"
     strip "$dir"/pkg/bin/*
