@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace rgx;
@@ -60,13 +61,19 @@ Case randomCase(uint32_t sequence, uint32_t index)
 
     const int count = std::min<int>(1 + int(pick(64)), width * height);
     std::vector<Seed> seeds = test::randomSeeds(width, height, count, rng());
-    // Some on the border.
+    // Some on the border (where that pixel holds no seed yet).
+    std::set<std::pair<int, int>> taken;
+    for (const Seed& seed : seeds)
+        taken.insert({seed.x, seed.y});
     for (Seed& seed : seeds)
         if (pick(4) == 0) {
+            Seed moved = seed;
             if (pick(2) == 0)
-                seed.x = pick(2) == 0 ? 0 : width - 1;
+                moved.x = pick(2) == 0 ? 0 : width - 1;
             else
-                seed.y = pick(2) == 0 ? 0 : height - 1;
+                moved.y = pick(2) == 0 ? 0 : height - 1;
+            if (taken.insert({moved.x, moved.y}).second)
+                seed = moved;
         }
     // Now and then two on the same pixel: bad input, refused alike.
     if (seeds.size() > 1 && pick(8) == 0)
