@@ -302,11 +302,19 @@ TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
                               {noise, {{45, 35}}, competitive, "fusion=grid-barrier"}};
         for (const Case& c : cases) {
             const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, c.params);
-            const GrowResultPtr actual = runDevicePipeline(device, c.image, c.seeds, c.params, parseVariant(c.variant));
-            EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " " << c.variant;
-            EXPECT_EQ(expected->iterations, actual->iterations) << info.name << " " << c.variant;
-            EXPECT_NE(actual->note.find("stopped meeting at the grid barrier"), std::string::npos)
-                << info.name << " " << c.variant << ": " << actual->note;
+            // On a loaded machine a work-group can be late to the roll call
+            // already (then the run goes one step per launch from the start,
+            // exact too): the stall itself is reached within a few tries.
+            std::string note;
+            for (int attempt = 0; attempt < 5 && note.find("stopped meeting") == std::string::npos; ++attempt) {
+                const GrowResultPtr actual =
+                    runDevicePipeline(device, c.image, c.seeds, c.params, parseVariant(c.variant));
+                EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " " << c.variant;
+                EXPECT_EQ(expected->iterations, actual->iterations) << info.name << " " << c.variant;
+                note = actual->note;
+            }
+            EXPECT_NE(note.find("stopped meeting at the grid barrier"), std::string::npos)
+                << info.name << " " << c.variant << ": " << note;
             ++checked;
         }
     }
