@@ -13,6 +13,7 @@
 #include "Errors.h"
 #include "Export.h"
 #include "Image.h"
+#include "InstallPaths.h"
 #include "Pipeline.h"
 #include "Seeds.h"
 #include "Variant.h"
@@ -125,7 +126,7 @@ BenchSettings parseSettings(const std::vector<std::string>& arguments)
     if (options.has("--samples-dir"))
         settings.samplesDirectory = QString::fromStdString(options.value("--samples-dir"));
     else if (options.has("--samples"))
-        settings.samplesDirectory = QStringLiteral(RGX_SAMPLES_DIR);
+        settings.samplesDirectory = rgx::samplesDirectory();
     if (settings.sizes.empty() && settings.samplesDirectory.isEmpty())
         throw InputError("--sizes none leaves nothing to run: add --samples or give sizes");
     settings.seedCounts = parseNumberList("--seeds", options.value("--seeds", "1,4,64"), 1, maxSeeds);
@@ -192,7 +193,7 @@ std::vector<QString> sampleFiles(const QString& directory)
     const QDir dir(directory);
     if (!dir.exists())
         throw InputError("the sample images folder " + directory.toStdString() +
-                         " does not exist (give the folder of resources/samples with --samples-dir)");
+                         " does not exist (give the folder of the sample images with --samples-dir, or set RGX_SAMPLES_DIR)");
     std::vector<QString> files;
     for (const QString& name : dir.entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name))
         files.push_back(dir.filePath(name));

@@ -1,8 +1,8 @@
-// Sample lookup: RGX_SAMPLES_DIR, the folders an install or a build puts them
-// in, the source tree, then the copies embedded in the program.
+// Sample lookup: RGX_SAMPLES_DIR or the folder beside the program
+// (InstallPaths.h), then the copies embedded in the program.
 #include "Samples.h"
+#include "InstallPaths.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -12,17 +12,8 @@ namespace {
 
 QStringList sampleFolders()
 {
-    QStringList folders;
-    const QString fromEnvironment = qEnvironmentVariable("RGX_SAMPLES_DIR");
-    if (!fromEnvironment.isEmpty())
-        folders << fromEnvironment;
-    const QString appDir = QCoreApplication::applicationDirPath();
-    folders << appDir + QStringLiteral("/samples") << appDir + QStringLiteral("/../share/rgx/samples");
-#ifdef RGX_SOURCE_SAMPLES_DIR
-    folders << QStringLiteral(RGX_SOURCE_SAMPLES_DIR);
-#endif
-    folders << QStringLiteral(":/samples");
-    return folders;
+    // The build tree and an install have the same layout: bin/../share/rgx/samples.
+    return {samplesDirectory(), QStringLiteral(":/samples")};
 }
 
 QString findFile(const QStringList& folders, const QString& fileName)
