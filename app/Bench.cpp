@@ -296,7 +296,7 @@ std::string variantLabel(const GrowVariant& variant)
 class FloodFillModule {
 public:
     FloodFillModule()
-        : library_(QCoreApplication::applicationDirPath() + QStringLiteral("/rgx_floodfill"))
+        : library_(rgx::modulePath(QStringLiteral("rgx_floodfill")))
     {
         if (!library_.load()) {
             whyNot_ = "the rgx_floodfill module did not load (" + library_.errorString().toStdString() +

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 namespace rgx {
 
@@ -12,6 +13,17 @@ QString samplesDirectory()
     if (!fromEnvironment.isEmpty())
         return fromEnvironment;
     return QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../share/rgx/samples"));
+}
+
+QString modulePath(const QString& name)
+{
+    const QDir programDir(QCoreApplication::applicationDirPath());
+    const QString installed = QDir::cleanPath(
+        programDir.filePath(QStringLiteral("../" RGX_INSTALL_LIBDIR "/rgx/") + name));
+    for (const QString& suffix : {QStringLiteral(".so"), QString()})
+        if (QFileInfo::exists(installed + suffix))
+            return installed;
+    return programDir.filePath(name);
 }
 
 } // namespace rgx

@@ -12,4 +12,9 @@ namespace rgx {
 // <prefix>/share/rgx/samples beside <prefix>/bin. Needs a QCoreApplication.
 QString samplesDirectory();
 
+// The file to load for the module `name` (no suffix, QLibrary adds it): beside
+// the program in the build tree, <program folder>/../<libdir>/rgx/<name> in an
+// install. Needs a QCoreApplication.
+QString modulePath(const QString& name);
+
 } // namespace rgx
