@@ -273,8 +273,13 @@ int run(const std::vector<std::string>& arguments)
     }
     if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
         std::cout << usage << benchUsage << interactiveBenchUsage
-                  << "rgx-cli COMMAND --help, or rgx-cli help COMMAND: what a command does and takes.\n";
+                  << "rgx-cli COMMAND --help, or rgx-cli help COMMAND: what a command does and takes.\n"
+                  << "rgx-cli --version: the version.\n";
         return arguments.empty() ? BadInput : Done;
+    }
+    if (arguments[0] == "--version" || arguments[0] == "-v") {
+        std::cout << "rgx-cli " RGX_VERSION "\n";
+        return Done;
     }
     const std::string command = arguments[0];
     const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());

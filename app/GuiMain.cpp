@@ -39,7 +39,7 @@ int main(int argc, char* argv[])
     QApplication::setApplicationName(QStringLiteral("rgx"));
     QApplication::setApplicationDisplayName(QStringLiteral("RGX"));
     QApplication::setApplicationVersion(QStringLiteral(RGX_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("rgx"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.rgxexplorer.rgx"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -17,6 +17,9 @@ readonly APT_PACKAGES=(
     libgtest-dev
     python3 python3-venv
     libopencv-imgproc-dev # rgx-cli bench only (cv::floodFill baseline): core + imgproc, about 17 MB to fetch
+    # the install and package tests (tests/install): validators of the desktop
+    # entry, AppStream metadata, MIME type and manual pages; the completion machinery
+    desktop-file-utils appstream shared-mime-info man-db bash-completion
 )
 readonly INTEL_VENV=/opt/rgx-intel-ocl
 readonly INTEL_PIP_PACKAGES=(intel-opencl-rt intel-cmplr-lib-rt)

@@ -1,0 +1,33 @@
+# The Debian package: `cpack -G DEB` in the build folder (or
+# scripts/package.sh) makes rgx_<version>_<arch>.deb from the install rules,
+# installed under /usr. Its dependencies are declared here by hand rather
+# than by dpkg-shlibdeps: the floodFill module links OpenCV, which the
+# package only suggests (rgx-cli bench runs without it), and the programs
+# load things no ELF header names (Qt's platform plugins, an OpenCL driver).
+# tests/install/deb_control.sh checks that every library the programs link
+# comes from a package named here.
+set(CPACK_PACKAGE_NAME rgx)
+set(CPACK_PACKAGE_VENDOR "RGX")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Region Growing eXplorer: watch OpenCL kernels segment images")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "RGX segments images by seeded region growing on OpenCL devices and shows what each OpenCL technique\n"
+    "(barriers, async work-group copies, work-group collectives, device-side enqueue, grid-wide barriers)\n"
+    "does to the result and to the time it takes. Every kernel variant is checked against a CPU reference\n"
+    "bit for bit. The package holds the explorer (rgx), its headless twin (rgx-cli), the sample images,\n"
+    "manual pages and bash completion.")
+set(CPACK_PACKAGE_CONTACT "RGX developers <rgx@localhost>")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # rgx_0.1.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, \
+libqt6core6 (>= 6.2), libqt6gui6 (>= 6.2), libqt6widgets6 (>= 6.2), libqt6printsupport6 (>= 6.2), \
+qt6-qpa-plugins, libqcustomplot2.1-qt6, ocl-icd-libopencl1 | libopencl1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, qt6-image-formats-plugins")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopencv-imgproc406, oclgrind, clinfo")
+
+include(CPack)
