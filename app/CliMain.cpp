@@ -12,6 +12,7 @@
 #include "Overlay.h"
 #include "Pipeline.h"
 #include "Seeds.h"
+#include "SegmentOptions.h"
 #include "Variant.h"
 #include "stages/StageVariants.h"
 
@@ -120,23 +121,6 @@ int commandVariants(const CliOptions& options)
     return Done;
 }
 
-PipelineParams pipelineParams(const CliOptions& options)
-{
-    PipelineParams params;
-    params.grow.mode = parseMode(options.value("--mode", "competitive"));
-    params.grow.rule = parseRule(options.value("--rule", "adjacent"));
-    params.grow.tolerance = options.decimal("--tolerance", 0.0, 0.0);
-    params.grow.lower = uint32_t(options.integer("--lower", 0, 0, 65535));
-    params.grow.upper = uint32_t(options.integer("--upper", 0, 0, 65535));
-    const long connectivity = options.integer("--connectivity", 4, 4, 8);
-    if (connectivity != 4 && connectivity != 8)
-        throw InputError("option --connectivity needs 4 or 8, not " + std::to_string(connectivity));
-    params.grow.connectivity = int(connectivity);
-    params.grow.maxIterations = uint32_t(options.integer("--max-iterations", 0, 0, 0xFFFFFFFEl));
-    params.prefilter = parsePrefilter(options.value("--prefilter", "none"));
-    params.postfilter = parsePostfilter(options.value("--postfilter", "none"));
-    return params;
-}
 
 void printSummary(const GrowResult& result, const DeviceInfo& device, const LumaImage& image,
                   size_t seedCount, const PipelineParams& params)
@@ -297,12 +281,7 @@ int run(const std::vector<std::string>& arguments)
     if (command == "lab")
         return commandLab(rest);
     if (command == "segment")
-        return commandSegment(CliOptions(
-            "segment", rest,
-            {"--image", "--seeds", "--seeds-file", "--mode", "--tolerance", "--lower", "--upper",
-             "--rule", "--connectivity", "--max-iterations", "--prefilter", "--postfilter", "--device",
-             "--variant", "--timeout", "--out-labels", "--out-stamps", "--out-overlay", "--timings"},
-            {"--verify", "--check-races"}));
+        return commandSegment(segmentOptions(rest));
     if (command == "bench")
         return runBench(rest) ? Done : VerifyFailed;
     throw InputError("unknown command '" + command + "' (expected devices, variants, segment, lab or bench; see rgx-cli --help)");
