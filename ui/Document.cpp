@@ -1,0 +1,72 @@
+// Document: the image, its seeds and their undoable edits.
+#include "Document.h"
+
+#include "Notices.h"
+
+namespace rgx::ui {
+
+Document::Document(Notices* notices, QObject* parent) : QObject(parent), notices_(notices) {}
+
+bool Document::contains(QPoint pixel) const
+{
+    return luma_ && pixel.x() >= 0 && pixel.y() >= 0 && pixel.x() < luma_->width && pixel.y() < luma_->height;
+}
+
+void Document::setImage(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma)
+{
+    imagePath_ = path;
+    luma_ = std::move(luma);
+    // Grey images stay one byte a pixel; the corruption view darkens as it draws.
+    image_ = image.convertToFormat(image.isGrayscale() ? QImage::Format_Grayscale8 : QImage::Format_RGB32);
+}
+
+void Document::clear()
+{
+    // The image goes first: clearing the seeds then starts no live run.
+    luma_.reset();
+    undo_.clear();
+    seeds_.replaceAll({});
+}
+
+int Document::addSeed(QPoint pixel)
+{
+    if (!contains(pixel) || seeds_.indexOf(pixel.x(), pixel.y()) >= 0)
+        return -1;
+    if (seeds_.size() >= maxSeeds) {
+        notices_->warn(QStringLiteral("Seeds"),
+                       QStringLiteral("At most %1 seeds: one region per seed, labels are 16-bit.").arg(maxSeeds));
+        return -1;
+    }
+    undo_.push(new AddSeedCommand(&seeds_, Seed{pixel.x(), pixel.y()}));
+    return seeds_.size() - 1;
+}
+
+bool Document::moveSeed(int index, QPoint from, QPoint to)
+{
+    if (!luma_ || index < 0 || index >= seeds_.size())
+        return false;
+    const bool inside = contains(to);
+    const int other = seeds_.indexOf(to.x(), to.y());
+    if (!inside || (other >= 0 && other != index)) {
+        emit moveRefused(inside ? QStringLiteral("Seed %1 is already on (%2, %3).").arg(other + 1).arg(to.x()).arg(to.y())
+                                : QStringLiteral("Seeds must stay inside the image."));
+        return false;
+    }
+    undo_.push(new MoveSeedCommand(&seeds_, index, Seed{from.x(), from.y()}, Seed{to.x(), to.y()}));
+    return true;
+}
+
+void Document::removeSeed(int index)
+{
+    if (index < 0 || index >= seeds_.size())
+        return;
+    undo_.push(new RemoveSeedCommand(&seeds_, index));
+}
+
+void Document::clearSeeds()
+{
+    if (!seeds_.isEmpty())
+        undo_.push(new ReplaceSeedsCommand(&seeds_, {}, QStringLiteral("clear seeds")));
+}
+
+} // namespace rgx::ui

@@ -1,0 +1,60 @@
+// The open image and its seeds: what the file actions load and save, what
+// runs grow from and what the view draws on. Seeds change only by undoable
+// edits (SeedSet's commands), except when a file replaces them.
+#pragma once
+
+#include "Image.h"
+#include "SeedSet.h"
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QString>
+#include <QUndoStack>
+#include <memory>
+
+namespace rgx::ui {
+
+class Notices;
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(Notices* notices, QObject* parent = nullptr);
+
+    bool hasImage() const { return luma_ != nullptr; }
+    // Absolute, or a resource path (":/...").
+    QString imagePath() const { return imagePath_; }
+    std::shared_ptr<const LumaImage> luma() const { return luma_; }
+    // The image as shown: 8-bit grey, or 32-bit RGB.
+    const QImage& image() const { return image_; }
+    bool contains(QPoint pixel) const;
+
+    SeedSet* seedSet() { return &seeds_; }
+    const std::vector<Seed>& seeds() const { return seeds_.seeds(); }
+    QUndoStack* undoStack() { return &undo_; }
+
+    void setImage(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma);
+    // No image, no seeds, nothing to undo.
+    void clear();
+
+    // The edits of the view and the seed table, each one step of undo.
+    // addSeed returns the new seed's index, or -1 when nothing was added.
+    int addSeed(QPoint pixel);
+    // False, with moveRefused, when `to` is outside or on another seed.
+    bool moveSeed(int index, QPoint from, QPoint to);
+    void removeSeed(int index);
+    void clearSeeds();
+
+signals:
+    void moveRefused(const QString& reason);
+
+private:
+    Notices* notices_;
+    QString imagePath_;
+    std::shared_ptr<const LumaImage> luma_;
+    QImage image_;
+    SeedSet seeds_;
+    QUndoStack undo_;
+};
+
+} // namespace rgx::ui

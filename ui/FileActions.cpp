@@ -1,0 +1,526 @@
+// File actions: reading and writing what the explorer opens and exports,
+// the dialogs that ask for the files, and the recent-files list.
+#include "FileActions.h"
+
+#include "DevicePanel.h"
+#include "Document.h"
+#include "Errors.h"
+#include "LogPanel.h"
+#include "Notices.h"
+#include "ParametersPanel.h"
+#include "Samples.h"
+#include "Session.h"
+#include "TimingPanel.h"
+#include "ViewState.h"
+#include "io/Export.h"
+#include <QBuffer>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace rgx::ui {
+
+namespace {
+
+constexpr int maxRecentFiles = 10;
+
+QString text(const std::string& value) { return QString::fromStdString(value); }
+
+QString describeImage(const LumaImage& image)
+{
+    return QStringLiteral("%1 x %2, %3-bit %4")
+        .arg(image.width)
+        .arg(image.height)
+        .arg(image.bitDepth)
+        .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
+}
+
+bool isSessionFile(const QString& path) { return QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0; }
+
+bool isSeedsFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("seeds") || suffix == QLatin1String("txt");
+}
+
+// Asks for the size (and which chart) before the chart is exported.
+class ChartExportDialog : public QDialog {
+public:
+    ChartExportDialog(QWidget* parent, int chart, QSize size) : QDialog(parent)
+    {
+        setWindowTitle(QStringLiteral("Export chart"));
+        auto* form = new QFormLayout(this);
+        chart_ = new QComboBox(this);
+        chart_->addItems({QStringLiteral("Per iteration"), QStringLiteral("Per kernel"), QStringLiteral("Timeline")});
+        chart_->setCurrentIndex(chart);
+        width_ = new QSpinBox(this);
+        height_ = new QSpinBox(this);
+        for (QSpinBox* spin : {width_, height_}) {
+            spin->setRange(100, 20000);
+            spin->setSuffix(QStringLiteral(" px"));
+        }
+        width_->setValue(size.width());
+        height_->setValue(size.height());
+        form->addRow(QStringLiteral("Chart"), chart_);
+        form->addRow(QStringLiteral("Width"), width_);
+        form->addRow(QStringLiteral("Height"), height_);
+        form->addRow(new QLabel(QStringLiteral("The file name's suffix (.png or .pdf) chooses the format."), this));
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+        connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+        form->addRow(buttons);
+    }
+    int chart() const { return chart_->currentIndex(); }
+    QSize size() const { return QSize(width_->value(), height_->value()); }
+
+private:
+    QComboBox* chart_;
+    QSpinBox* width_;
+    QSpinBox* height_;
+};
+
+} // namespace
+
+FileActions::FileActions(Document* document, const Panels& panels, Notices* notices, QWidget* window)
+    : QObject(window), document_(document), panels_(panels), notices_(notices), window_(window)
+{
+}
+
+// ---- images, samples, sessions ------------------------------------------
+
+bool FileActions::openImage(const QString& path)
+{
+    QImage image;
+    std::shared_ptr<LumaImage> luma;
+    try {
+        image = readImageFile(path);
+        luma = std::make_shared<LumaImage>(lumaFromImage(image));
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Open image"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    closeImage();
+    const QString imagePath = path.startsWith(QLatin1Char(':')) ? path : QFileInfo(path).absoluteFilePath();
+    sessionPath_.clear();
+    document_->setImage(imagePath, image, luma);
+    emit imageOpened();
+    emit titleChanged(QStringLiteral("%1 - RGX").arg(QFileInfo(path).fileName()));
+    notices_->log()->info(QStringLiteral("Opened %1: %2").arg(path, describeImage(*luma)));
+    if (!path.startsWith(QLatin1Char(':')))
+        addRecentFile(imagePath);
+    return true;
+}
+
+void FileActions::closeImage()
+{
+    // The image goes first, so that nothing drawn or run from here on uses it.
+    document_->clear();
+    result_.reset();
+    emit imageClosed();
+}
+
+bool FileActions::openSample(const QString& name)
+{
+    const Sample sample = findSample(name);
+    if (sample.name.isEmpty()) {
+        notices_->warn(QStringLiteral("Open sample"), QStringLiteral("No bundled sample named \"%1\".").arg(name));
+        return false;
+    }
+    if (!openImage(sample.imagePath))
+        return false;
+    if (sample.seedsPath.isEmpty()) {
+        notices_->log()->warning(QStringLiteral("Sample %1 has no seed file: click on the image to add seeds.").arg(sample.title));
+        return true;
+    }
+    try {
+        std::vector<Seed> seeds = readSeedsFile(sample.seedsPath);
+        validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
+        applySuggestedParameters(sample.seedsPath);
+        document_->seedSet()->replaceAll(seeds); // part of opening the sample, not an edit to undo
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Open sample"), QString::fromUtf8(error.what()));
+        return true;
+    }
+    notices_->log()->info(QStringLiteral("Seeds of the sample: %1 from %2").arg(document_->seeds().size()).arg(sample.seedsPath));
+    emit runRequested();
+    return true;
+}
+
+bool FileActions::openFile(const QString& path)
+{
+    if (isSessionFile(path))
+        return openSession(path);
+    if (isSeedsFile(path))
+        return importSeeds(path);
+    return openImage(path);
+}
+
+// A seeds file may name the growing parameters its seeds were placed for
+// ("# parameters: ..."): they replace the panel's growing parameters, and
+// the log says so. Throws InputError for a line that cannot be read.
+void FileActions::applySuggestedParameters(const QString& seedsPath)
+{
+    PipelineParams params = panels_.parameters->params();
+    const std::optional<GrowParams> suggested = readSuggestedParameters(seedsPath, params.grow);
+    if (!suggested)
+        return;
+    params.grow = *suggested;
+    panels_.parameters->setParams(params);
+    QString what = QStringLiteral("mode %1").arg(text(modeName(params.grow.mode)));
+    if (params.grow.mode == Mode::Adaptive)
+        what += QStringLiteral(", tolerance %1").arg(params.grow.tolerance);
+    if (params.grow.mode == Mode::Range)
+        what += QStringLiteral(", range -%1/+%2").arg(params.grow.lower).arg(params.grow.upper);
+    notices_->log()->info(QStringLiteral("Parameters suggested by %1: %2").arg(QFileInfo(seedsPath).fileName(), what));
+}
+
+bool FileActions::importSeeds(const QString& path)
+{
+    if (!document_->hasImage()) {
+        notices_->warn(QStringLiteral("Import seeds"), QStringLiteral("Open an image before importing seeds."));
+        return false;
+    }
+    std::vector<Seed> seeds;
+    try {
+        seeds = readSeedsFile(path);
+        validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
+        applySuggestedParameters(path);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Import seeds"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    document_->undoStack()->push(new ReplaceSeedsCommand(document_->seedSet(), seeds,
+                                                         QStringLiteral("import seeds from %1").arg(QFileInfo(path).fileName())));
+    notices_->log()->info(QStringLiteral("Imported %1 seeds from %2").arg(seeds.size()).arg(path));
+    return true;
+}
+
+bool FileActions::exportSeeds(const QString& path)
+{
+    try {
+        saveFileAtomically(path, QByteArray::fromStdString(formatSeedsText(document_->seeds())));
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export seeds"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote %1 seeds to %2").arg(document_->seeds().size()).arg(path));
+    return true;
+}
+
+bool FileActions::openSession(const QString& path)
+{
+    Session session;
+    GrowVariant variant;
+    try {
+        session = readSessionFile(path);
+        variant = parseVariant(session.variant);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Open session"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    if (!openImage(session.imagePath))
+        return false;
+    try {
+        validateSeeds(session.seeds, document_->luma()->width, document_->luma()->height);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Open session"), QStringLiteral("session %1: %2").arg(path, QString::fromUtf8(error.what())));
+        return false;
+    }
+    ParametersPanel* parameters = panels_.parameters;
+    const bool autoRun = session.autoRun;
+    parameters->setAutoRun(false); // not triggered by the session's own seeds
+    parameters->setParams(session.params);
+    parameters->setTimeoutSeconds(session.timeoutSeconds);
+    document_->seedSet()->replaceAll(session.seeds);
+    parameters->setAutoRun(autoRun);
+    panels_.devices->setVariant(variant);
+    emit sessionDeviceChosen(session.deviceId, session.deviceName);
+    sessionPath_ = QFileInfo(path).absoluteFilePath();
+    addRecentFile(sessionPath_);
+    emit titleChanged(QStringLiteral("%1 - RGX").arg(QFileInfo(path).fileName()));
+    notices_->log()->info(QStringLiteral("Opened session %1").arg(path));
+    return true;
+}
+
+bool FileActions::saveSession(const QString& path)
+{
+    if (!document_->hasImage()) {
+        notices_->warn(QStringLiteral("Save session"), QStringLiteral("Open an image first: a session records an image and its seeds."));
+        return false;
+    }
+    Session session;
+    session.imagePath = document_->imagePath();
+    session.seeds = document_->seeds();
+    session.params = panels_.parameters->params();
+    session.timeoutSeconds = panels_.parameters->timeoutSeconds();
+    session.autoRun = panels_.parameters->autoRun();
+    session.deviceId = panels_.devices->currentDeviceId();
+    if (const DeviceInfo* device = panels_.devices->currentDevice())
+        session.deviceName = device->name;
+    session.variant = panels_.devices->variant().text();
+    try {
+        saveFileAtomically(path, sessionToJson(session, QFileInfo(path).absolutePath()));
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Save session"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    sessionPath_ = QFileInfo(path).absoluteFilePath();
+    addRecentFile(sessionPath_);
+    notices_->log()->info(QStringLiteral("Saved session %1").arg(path));
+    return true;
+}
+
+// ---- exports --------------------------------------------------------------
+
+bool FileActions::hasResultToExport()
+{
+    if (result_)
+        return true;
+    notices_->warn(QStringLiteral("Export"), QStringLiteral("Nothing to export yet: run the pipeline first."));
+    return false;
+}
+
+bool FileActions::exportLabels(const QString& path)
+{
+    if (!hasResultToExport())
+        return false;
+    try {
+        writeLabels(path, *result_);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export label mask"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote the label mask to %1").arg(path));
+    return true;
+}
+
+bool FileActions::exportStamps(const QString& path)
+{
+    if (!hasResultToExport())
+        return false;
+    try {
+        writeStampsNpy(path, *result_);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export stamps"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote the stamps to %1").arg(path));
+    return true;
+}
+
+bool FileActions::exportOverlay(const QString& path)
+{
+    if (!hasResultToExport())
+        return false;
+    try {
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!panels_.view->currentPicture().save(&buffer, "PNG"))
+            throw InputError("overlay " + path.toStdString() + ": the picture could not be encoded as PNG");
+        saveFileAtomically(path, bytes);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export overlay"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote the overlay (iteration %1) to %2").arg(panels_.view->frame()).arg(path));
+    return true;
+}
+
+bool FileActions::exportChart(const QString& path, QSize size)
+{
+    if (panels_.timings->shownRuns().empty()) {
+        notices_->warn(QStringLiteral("Export chart"), QStringLiteral("No timings yet: run the pipeline first."));
+        return false;
+    }
+    try {
+        panels_.timings->exportChart(path, size);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export chart"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote the chart (%1 x %2) to %3").arg(size.width()).arg(size.height()).arg(path));
+    return true;
+}
+
+bool FileActions::exportTimings(const QString& path)
+{
+    if (!hasResultToExport())
+        return false;
+    try {
+        writeTimings(path, *result_);
+    } catch (const std::exception& error) {
+        notices_->warn(QStringLiteral("Export timings"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    notices_->log()->info(QStringLiteral("Wrote %1 timing records to %2").arg(result_->timings.size()).arg(path));
+    return true;
+}
+
+// ---- dialogs --------------------------------------------------------------
+
+QString FileActions::dialogDirectory(const char* key) const
+{
+    return QSettings().value(QStringLiteral("directories/") + QLatin1String(key)).toString();
+}
+
+void FileActions::rememberDirectory(const char* key, const QString& file) const
+{
+    QSettings().setValue(QStringLiteral("directories/") + QLatin1String(key), QFileInfo(file).absolutePath());
+}
+
+void FileActions::chooseOpenImage()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        window_, QStringLiteral("Open image"), dialogDirectory("open"),
+        QStringLiteral("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm);;Sessions (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory("open", path);
+    openFile(path);
+}
+
+void FileActions::chooseImportSeeds()
+{
+    const QString path = QFileDialog::getOpenFileName(window_, QStringLiteral("Import seeds"), dialogDirectory("seeds"),
+                                                      QStringLiteral("Seed files (*.seeds *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory("seeds", path);
+    importSeeds(path);
+}
+
+void FileActions::chooseExportSeeds()
+{
+    const QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export seeds"), dialogDirectory("seeds"),
+                                                      QStringLiteral("Seed files (*.seeds *.txt)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory("seeds", path);
+    exportSeeds(path);
+}
+
+void FileActions::chooseOpenSession()
+{
+    const QString path = QFileDialog::getOpenFileName(window_, QStringLiteral("Open session"), dialogDirectory("session"),
+                                                      QStringLiteral("RGX sessions (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory("session", path);
+    openSession(path);
+}
+
+void FileActions::chooseSaveSession(bool askForName)
+{
+    QString path = sessionPath_;
+    if (askForName || path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(window_, QStringLiteral("Save session"), dialogDirectory("session"),
+                                            QStringLiteral("RGX sessions (*.json)"));
+        if (path.isEmpty())
+            return;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += QStringLiteral(".json");
+        rememberDirectory("session", path);
+    }
+    saveSession(path);
+}
+
+void FileActions::chooseExport(const QString& what)
+{
+    const QString suffix = what.section(QLatin1Char('-'), 1);
+    const QString kind = what.section(QLatin1Char('-'), 0, 0);
+    const QString base = QFileInfo(document_->imagePath()).completeBaseName();
+    const QString suggested = QDir(dialogDirectory("export")).filePath(QStringLiteral("%1-%2.%3").arg(base, kind, suffix));
+    QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export %1").arg(kind), suggested,
+                                                QStringLiteral("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + suffix;
+    rememberDirectory("export", path);
+    if (kind == QLatin1String("labels"))
+        exportLabels(path);
+    else if (kind == QLatin1String("stamps"))
+        exportStamps(path);
+    else if (kind == QLatin1String("overlay"))
+        exportOverlay(path);
+    else if (kind == QLatin1String("timings"))
+        exportTimings(path);
+}
+
+void FileActions::chooseExportChart()
+{
+    QSettings settings;
+    const QSize lastSize = settings.value(QStringLiteral("chart/size"), QSize(1600, 900)).toSize();
+    ChartExportDialog dialog(window_, int(panels_.timings->currentChart()), lastSize);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    settings.setValue(QStringLiteral("chart/size"), dialog.size());
+    panels_.timings->showChart(TimingPanel::Chart(dialog.chart()));
+    const QString suggested = QDir(dialogDirectory("export")).filePath(QStringLiteral("timings.png"));
+    QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export chart"), suggested,
+                                                QStringLiteral("PNG image (*.png);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".png");
+    rememberDirectory("export", path);
+    exportChart(path, dialog.size());
+}
+
+// ---- samples and recent files ------------------------------------------------
+
+void FileActions::fillSampleMenu(QMenu* menu)
+{
+    for (const Sample& sample : bundledSamples()) {
+        QAction* action = menu->addAction(sample.title, this, [this, name = sample.name] { openSample(name); });
+        action->setObjectName(QStringLiteral("sample_") + sample.name);
+        action->setToolTip(sample.seedsPath.isEmpty() ? sample.imagePath
+                                                      : sample.imagePath + QStringLiteral(" with ") + sample.seedsPath);
+    }
+    if (menu->isEmpty())
+        menu->addAction(QStringLiteral("(no samples found)"))->setEnabled(false);
+}
+
+void FileActions::attachRecentMenu(QMenu* menu)
+{
+    connect(menu, &QMenu::aboutToShow, this, [this, menu] { rebuildRecentMenu(menu); });
+}
+
+void FileActions::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > maxRecentFiles)
+        files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+}
+
+void FileActions::rebuildRecentMenu(QMenu* menu)
+{
+    menu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction* action = menu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()),
+                                          this, [this, path] { openFile(path); });
+        action->setToolTip(path);
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (files.isEmpty())
+        menu->addAction(QStringLiteral("(none)"))->setEnabled(false);
+    menu->addSeparator();
+    menu->addAction(QStringLiteral("Clear List"), this, [] { QSettings().remove(QStringLiteral("recentFiles")); });
+}
+
+} // namespace rgx::ui

@@ -1,0 +1,100 @@
+// The file side of the explorer: open an image, a bundled sample, a seeds
+// file or a session; the recent files; save the session; every export (label
+// mask, stamps, overlay, timing records, chart), each written through
+// QSaveFile so that a failed export leaves no file. Each action reports a
+// failure itself (log and notice) and returns false; nothing else changes then.
+#pragma once
+
+#include "Result.h"
+#include <QObject>
+#include <QSize>
+#include <QString>
+#include <memory>
+#include <string>
+
+class QMenu;
+class QWidget;
+
+namespace rgx::ui {
+
+class DevicePanel;
+class Document;
+class Notices;
+class ParametersPanel;
+class TimingPanel;
+class ViewState;
+
+class FileActions : public QObject {
+    Q_OBJECT
+public:
+    struct Panels {
+        ParametersPanel* parameters = nullptr;
+        DevicePanel* devices = nullptr;
+        TimingPanel* timings = nullptr;
+        ViewState* view = nullptr; // the picture an overlay export writes
+    };
+    // Dialogs open over `window`, which also parents this object.
+    FileActions(Document* document, const Panels& panels, Notices* notices, QWidget* window);
+
+    bool openImage(const QString& path);
+    bool openSample(const QString& name);
+    // An image, a seeds file or a session, by its suffix.
+    bool openFile(const QString& path);
+    bool importSeeds(const QString& path);
+    bool exportSeeds(const QString& path);
+    bool openSession(const QString& path);
+    bool saveSession(const QString& path);
+    bool exportLabels(const QString& path);
+    bool exportStamps(const QString& path);
+    bool exportOverlay(const QString& path);
+    bool exportChart(const QString& path, QSize size);
+    bool exportTimings(const QString& path);
+
+    // The menus' contents: one entry per bundled sample; the recent files,
+    // rebuilt each time the menu opens.
+    void fillSampleMenu(QMenu* menu);
+    void attachRecentMenu(QMenu* menu);
+
+public slots:
+    // The result the exports write (null: none yet).
+    void setResult(rgx::GrowResultPtr result) { result_ = std::move(result); }
+
+    // The menu entries: ask for a file, then do the action above.
+    void chooseOpenImage();
+    void chooseImportSeeds();
+    void chooseExportSeeds();
+    void chooseOpenSession();
+    void chooseSaveSession(bool askForName);
+    // what: "labels-png", "labels-npy", "stamps-npy", "overlay-png", "timings-csv", "timings-json"
+    void chooseExport(const QString& what);
+    void chooseExportChart();
+
+signals:
+    // The old image is gone (its results are to be dropped)...
+    void imageClosed();
+    // ...and the document holds the new one.
+    void imageOpened();
+    void titleChanged(const QString& title);
+    // A sample opened with its seeds: one click shows a result.
+    void runRequested();
+    // The device a session names (see RunController::chooseSessionDevice).
+    void sessionDeviceChosen(const std::string& id, const std::string& name);
+
+private:
+    void closeImage();
+    void applySuggestedParameters(const QString& seedsPath);
+    bool hasResultToExport();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu(QMenu* menu);
+    QString dialogDirectory(const char* key) const;
+    void rememberDirectory(const char* key, const QString& file) const;
+
+    Document* document_;
+    Panels panels_;
+    Notices* notices_;
+    QWidget* window_;
+    QString sessionPath_;
+    GrowResultPtr result_;
+};
+
+} // namespace rgx::ui

@@ -1,0 +1,558 @@
+// Run controller: what goes to the engine thread and what comes back, with
+// the log lines, status texts and notices each answer gives.
+#include "RunController.h"
+
+#include "DevicePanel.h"
+#include "Document.h"
+#include "Errors.h"
+#include "Format.h"
+#include "LabPanel.h"
+#include "LogPanel.h"
+#include "Notices.h"
+#include "ParametersPanel.h"
+#include "TimingPanel.h"
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QSettings>
+#include <charconv>
+#include <utility>
+
+namespace rgx::ui {
+
+namespace {
+
+// Live segmentation turns itself on while a run (request to overlay drawn)
+// takes less than this.
+constexpr double liveLimitMs = 100.0;
+
+QString text(const std::string& value) { return QString::fromStdString(value); }
+
+// The current choices as rgx-cli segment options, so that the race check
+// runs exactly what the explorer runs.
+std::vector<std::string> segmentOptionsFor(const PipelineParams& params, const GrowVariant& variant)
+{
+    char tolerance[64];
+    const auto written = std::to_chars(tolerance, tolerance + sizeof(tolerance), params.grow.tolerance);
+    return {"--mode", modeName(params.grow.mode),
+            "--tolerance", std::string(tolerance, written.ptr),
+            "--lower", std::to_string(params.grow.lower),
+            "--upper", std::to_string(params.grow.upper),
+            "--rule", ruleName(params.grow.rule),
+            "--connectivity", std::to_string(params.grow.connectivity),
+            "--max-iterations", std::to_string(params.grow.maxIterations),
+            "--prefilter", prefilterText(params.prefilter),
+            "--postfilter", postfilterText(params.postfilter),
+            "--variant", variant.text()};
+}
+
+} // namespace
+
+RunController::RunController(Document* document, const Panels& panels, Notices* notices, const Options& options,
+                             QObject* parent)
+    : QObject(parent), document_(document), panels_(panels), notices_(notices), options_(options)
+{
+    autoRunTimer_.setSingleShot(true);
+    connect(&autoRunTimer_, &QTimer::timeout, this, &RunController::runNow);
+    connect(document_->seedSet(), &SeedSet::changed, this, [this] {
+        if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
+            autoRunTimer_.start(0);
+    });
+    connect(panels_.parameters, &ParametersPanel::changed, this, [this] {
+        if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty() && result_)
+            autoRunTimer_.start(150);
+    });
+    connect(panels_.parameters, &ParametersPanel::autoRunChosen, this, &RunController::setLiveChoice);
+    connect(panels_.lab, &LabPanel::runRequested, this, &RunController::runLab);
+    connectEngine();
+}
+
+RunController::~RunController() = default;
+
+LogPanel* RunController::log() const { return notices_->log(); }
+
+void RunController::connectEngine()
+{
+    EngineWorker* worker = engine_.worker();
+    connect(worker, &EngineWorker::devicesListed, this, &RunController::onDevicesListed);
+    connect(worker, &EngineWorker::runStarted, this, [this](quint64 id) {
+        if (id == activeRunId_) {
+            emit statusChanged(QStringLiteral("Running #%1...").arg(id));
+            emit runStarted(id);
+        }
+    });
+    connect(worker, &EngineWorker::runProgress, this, [this](quint64 id, quint32 iteration, quint64 frontier) {
+        if (id == activeRunId_ && running_)
+            emit statusChanged(QStringLiteral("Running #%1: iteration %2, frontier %3")
+                                   .arg(id)
+                                   .arg(iteration)
+                                   .arg(formatCount(frontier)));
+    });
+    connect(worker, &EngineWorker::runPartial, this, [this](quint64 id, rgx::GrowResultPtr partial) {
+        if (id == activeRunId_ && running_ && document_->hasImage() && partial->width > 0)
+            emit partialResult(std::move(partial));
+    });
+    connect(worker, &EngineWorker::runFinished, this, &RunController::onRunFinished);
+    connect(worker, &EngineWorker::runFailed, this, &RunController::onRunFailed);
+    connect(worker, &EngineWorker::referenceReady, this, &RunController::onReferenceReady);
+    connect(worker, &EngineWorker::message, log(), &LogPanel::info);
+    connect(worker, &EngineWorker::raceCheckStarted, this,
+            [this] { emit statusChanged(QStringLiteral("Checking for races under Oclgrind...")); });
+    connect(worker, &EngineWorker::raceCheckFinished, this, &RunController::onRaceCheckFinished);
+    connect(worker, &EngineWorker::labFinished, this, &RunController::onLabFinished);
+}
+
+// ---- devices -----------------------------------------------------------------
+
+void RunController::listDevices()
+{
+    // Listing touches OpenCL, so it runs on the engine thread like everything else.
+    log()->info(QStringLiteral("Looking for OpenCL devices..."));
+    engine_.listDevices(options_.preferredDevice);
+}
+
+void RunController::onDevicesListed(const DeviceList& list)
+{
+    if (!list.problem.isEmpty()) {
+        if (list.devices.empty())
+            notices_->warn(QStringLiteral("No OpenCL device"), list.problem);
+        else
+            log()->warning(list.problem);
+    }
+    std::string chosen = list.defaultId;
+    if (options_.preferredDevice.isEmpty()) {
+        // A session opened before the list came wins; then the last device used.
+        std::string wanted = pendingDeviceId_;
+        if (wanted.empty() && options_.restoreDevice)
+            wanted = QSettings().value(QStringLiteral("device")).toString().toStdString();
+        for (const DeviceInfo& device : list.devices)
+            if (device.id() == wanted && (pendingDeviceName_.empty() || device.name == pendingDeviceName_))
+                chosen = wanted;
+    }
+    panels_.devices->setDevices(list.devices, chosen);
+    panels_.lab->setDevice(panels_.devices->currentDevice());
+    pendingDeviceId_.clear();
+    pendingDeviceName_.clear();
+    devicesReady_ = !list.devices.empty();
+    for (const DeviceInfo& device : list.devices)
+        log()->info(QStringLiteral("Device %1: %2 (%3, %4)")
+                        .arg(text(device.id()), text(device.name), text(device.type), text(device.openClCVersion)));
+    emit stateChanged();
+    emit devicesListed();
+    if (pendingRun_ && devicesReady_) {
+        pendingRun_ = false;
+        runNow();
+    }
+}
+
+bool RunController::selectDevice(const QString& id)
+{
+    if (!devicesReady_) {
+        pendingDeviceId_ = id.toStdString();
+        return true;
+    }
+    if (panels_.devices->selectDevice(id.toStdString()))
+        return true;
+    notices_->warn(QStringLiteral("Device"), QStringLiteral("No OpenCL device with id %1.").arg(id));
+    return false;
+}
+
+void RunController::chooseSessionDevice(const std::string& id, const std::string& name)
+{
+    if (id.empty())
+        return;
+    if (!devicesReady_) {
+        pendingDeviceId_ = id;
+        pendingDeviceName_ = name;
+        return;
+    }
+    bool found = false;
+    for (const DeviceInfo& device : panels_.devices->devices())
+        found = found || (device.id() == id);
+    if (found)
+        panels_.devices->selectDevice(id);
+    else
+        log()->warning(QStringLiteral("The session's device %1 (%2) is not here; using %3.")
+                           .arg(text(id), text(name), text(panels_.devices->currentDeviceId())));
+}
+
+bool RunController::setVariantText(const QString& variantText)
+{
+    try {
+        panels_.devices->setVariant(parseVariant(variantText.toStdString()));
+        return true;
+    } catch (const InputError& error) {
+        notices_->warn(QStringLiteral("Variant"), QString::fromUtf8(error.what()));
+        return false;
+    }
+}
+
+// ---- runs ----------------------------------------------------------------------
+
+QString RunController::runLabel(const RunRequest& request) const
+{
+    QString variant = text(request.variant.shortText());
+    if (request.variant.wrongOnPurpose())
+        variant += QStringLiteral(" (wrong on purpose)");
+    QString device = text(request.deviceId);
+    for (const DeviceInfo& info : panels_.devices->devices())
+        if (info.id() == request.deviceId)
+            device = text(info.name).section(QLatin1Char(' '), 0, 1);
+    return QStringLiteral("%1 on %2").arg(variant, device);
+}
+
+void RunController::runNow()
+{
+    autoRunTimer_.stop();
+    if (!document_->hasImage()) {
+        notices_->warn(QStringLiteral("Run"), QStringLiteral("Open an image first (File > Open Image or Open Sample)."));
+        return;
+    }
+    if (document_->seeds().empty()) {
+        notices_->warn(QStringLiteral("Run"), QStringLiteral("Add at least one seed: click on the image."));
+        return;
+    }
+    if (!devicesReady_) {
+        // Runs as soon as the device list arrives.
+        pendingRun_ = true;
+        emit statusChanged(QStringLiteral("Waiting for the device list..."));
+        return;
+    }
+    RunRequest request;
+    request.id = ++nextRunId_;
+    request.image = document_->luma();
+    request.seeds = dragSeeds_ ? *dragSeeds_ : document_->seeds();
+    request.params = panels_.parameters->params();
+    request.deviceId = panels_.devices->currentDeviceId();
+    request.variant = panels_.devices->variant();
+    request.timeoutSeconds = panels_.parameters->timeoutSeconds();
+    request.withReference = wantsReference_;
+    activeRunId_ = request.id;
+    running_ = true;
+    requestClock_.start();
+    // A newer request supersedes the one in flight (EngineThread::submit).
+    engine_.submit(request);
+    log()->info(QStringLiteral("Run #%1: %2, %3 seeds, %4").arg(request.id).arg(runLabel(request)).arg(request.seeds.size())
+                    .arg(text(request.variant.text())));
+    emit statusChanged(QStringLiteral("Starting run #%1...").arg(request.id));
+    emit runSubmitted(request.id);
+    emit stateChanged();
+}
+
+void RunController::cancelRun()
+{
+    autoRunTimer_.stop();
+    pendingRun_ = false;
+    if (!running_)
+        return;
+    engine_.cancel();
+    emit statusChanged(QStringLiteral("Cancelling run #%1...").arg(activeRunId_));
+}
+
+void RunController::reset()
+{
+    if (running_)
+        engine_.cancel();
+    running_ = false;
+    pendingRun_ = false;
+    activeRunId_ = 0;
+    autoRunTimer_.stop();
+    result_.reset();
+    reference_.reset();
+    diff_.reset();
+    referencePending_ = false;
+    panels_.timings->clearCurrentRun();
+    emit resultChanged(RunOutcome{});
+    emit statusChanged(QStringLiteral("Ready"));
+    emit stateChanged();
+}
+
+void RunController::logResult(const RunOutcome& outcome)
+{
+    const TimelineSummary summary = summarizeTimeline(result_->timings);
+    int regionsGrown = 0;
+    for (const RegionStats& region : result_->regions)
+        regionsGrown += region.count > 1 ? 1 : 0;
+    log()->info(QStringLiteral("Run #%1 done: %2 iterations, %3 of %4 regions grew; device busy %5, span %6, host %7")
+                    .arg(outcome.request.id)
+                    .arg(result_->iterations)
+                    .arg(regionsGrown)
+                    .arg(result_->regions.size())
+                    .arg(formatDuration(double(summary.busyNs)), formatDuration(double(summary.spanNs)),
+                         formatDuration(result_->hostMilliseconds * 1e6)));
+    if (!result_->note.empty())
+        log()->warning(QStringLiteral("Run #%1: %2").arg(outcome.request.id).arg(text(result_->note)));
+    for (const KernelReport& kernel : result_->kernels)
+        if (kernel.registers >= 0)
+            log()->info(QStringLiteral("  %1: %2 registers, %3 spill stores, %4 spill loads")
+                            .arg(text(kernel.kernel)).arg(kernel.registers).arg(kernel.spillStores).arg(kernel.spillLoads));
+    if (diff_)
+        log()->info(QStringLiteral("verify: %1 pixels differ").arg(diff_->differingPixels));
+}
+
+void RunController::onRunFinished(const RunOutcome& outcome)
+{
+    if (outcome.request.id != activeRunId_ || !running_)
+        return; // superseded by a newer request, or the image changed
+    running_ = false;
+    result_ = outcome.result;
+    resultRequest_ = outcome.request;
+    reference_ = outcome.reference;
+    diff_ = outcome.diff;
+    referencePending_ = false;
+    panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
+    logResult(outcome);
+    if (result_->stoppedAtCap)
+        notices_->warn(QStringLiteral("Iteration cap"),
+                       QStringLiteral("Run #%1 stopped at the iteration cap (%2 iterations); the regions may not be complete.")
+                           .arg(outcome.request.id)
+                           .arg(result_->iterations));
+    requestReferenceIfNeeded();
+    emit resultChanged(outcome); // drawn by the time this returns
+    // Request to overlay drawn: what an edit costs the user.
+    const double latencyMs = double(requestClock_.nsecsElapsed()) / 1e6;
+    emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
+                           .arg(outcome.request.id).arg(result_->iterations)
+                           .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(latencyMs * 1e6)));
+    ParametersPanel* parameters = panels_.parameters;
+    if (!liveChoice_ && parameters->autoRun() != (latencyMs < liveLimitMs)) {
+        parameters->setAutoRun(latencyMs < liveLimitMs);
+        log()->info(latencyMs < liveLimitMs
+                        ? QStringLiteral("Live segmentation on: this image runs in %1, so every edit runs at once "
+                                         "(Run > Live to choose)").arg(formatDuration(latencyMs * 1e6))
+                        : QStringLiteral("Live segmentation off: this image took %1 (Run > Live to choose)")
+                              .arg(formatDuration(latencyMs * 1e6)));
+    }
+    emit stateChanged();
+    emit runFinished(outcome.request.id);
+    if (dragRunPending_) {
+        dragRunPending_ = false;
+        runNow();
+    }
+}
+
+void RunController::onRunFailed(const RunFailure& failure)
+{
+    if (failure.id != activeRunId_)
+        return;
+    if (!running_) {
+        // The CPU reference of a finished run failed.
+        referencePending_ = false;
+        notices_->warn(QStringLiteral("CPU reference"), failure.message);
+        return;
+    }
+    running_ = false;
+    emit stateChanged();
+    if (dragRunPending_) {
+        dragRunPending_ = false;
+        runNow();
+    }
+    if (failure.kind == FailureKind::Cancelled) {
+        log()->warning(QStringLiteral("Run #%1 cancelled: %2").arg(failure.id).arg(failure.message));
+        emit statusChanged(QStringLiteral("Run #%1 cancelled").arg(failure.id));
+    } else {
+        const QString message = QStringLiteral("Run #%1 failed (%2): %3").arg(failure.id).arg(failureKindName(failure.kind), failure.message);
+        emit statusChanged(QStringLiteral("Run #%1 failed").arg(failure.id));
+        notices_->warn(failure.kind == FailureKind::TimedOut ? QStringLiteral("Run timed out") : QStringLiteral("Run failed"),
+                       message, failure.buildLog);
+    }
+    emit runFailed(failure.message);
+}
+
+void RunController::setLiveChoice(bool on) { liveChoice_ = on; }
+
+// A seed dragged in live mode runs while it moves. A run in flight is left
+// to finish (cancelling it at every mouse move would never show anything);
+// the next starts with the latest position when it ends.
+void RunController::seedDragged(int index, QPoint pixel)
+{
+    const std::vector<Seed>& current = document_->seeds();
+    if (!panels_.parameters->autoRun() || !document_->hasImage() || index < 0 || index >= int(current.size()))
+        return;
+    const int other = document_->seedSet()->indexOf(pixel.x(), pixel.y());
+    if (other >= 0 && other != index)
+        return;
+    std::vector<Seed> seeds = current;
+    seeds[size_t(index)] = Seed{pixel.x(), pixel.y()};
+    dragSeeds_ = std::move(seeds);
+    dragRan_ = true;
+    if (running_)
+        dragRunPending_ = true;
+    else
+        runNow();
+}
+
+void RunController::seedDragFinished()
+{
+    dragSeeds_.reset();
+    dragRunPending_ = false;
+    // A drag that ran and came back to where it started moved nothing: the
+    // picture shows the last position, so run the real seeds once more.
+    if (std::exchange(dragRan_, false) && panels_.parameters->autoRun())
+        autoRunTimer_.start(0);
+}
+
+void RunController::keepRun()
+{
+    if (panels_.timings->keepCurrentRun())
+        log()->info(QStringLiteral("Kept run #%1 for comparison").arg(resultRequest_.id));
+}
+
+// ---- the CPU reference -----------------------------------------------------
+
+void RunController::setWantsReference(bool on)
+{
+    wantsReference_ = on;
+    requestReferenceIfNeeded();
+}
+
+void RunController::requestReferenceIfNeeded()
+{
+    if (!wantsReference_ || !result_ || diff_ || referencePending_)
+        return;
+    referencePending_ = true;
+    engine_.requestReference(resultRequest_, result_);
+}
+
+void RunController::onReferenceReady(quint64 runId, GrowResultPtr reference, std::shared_ptr<const ResultDiff> diff)
+{
+    if (!result_ || runId != resultRequest_.id)
+        return;
+    referencePending_ = false;
+    reference_ = std::move(reference);
+    diff_ = std::move(diff);
+    log()->info(QStringLiteral("verify: %1 pixels differ").arg(diff_->differingPixels));
+    emit referenceChanged(reference_, diff_);
+    emit referenceReady();
+}
+
+// ---- race checks ---------------------------------------------------------------
+
+QString RunController::cliPath() const
+{
+    if (!options_.cliPath.isEmpty())
+        return options_.cliPath;
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/rgx-cli");
+}
+
+void RunController::checkRaces()
+{
+    if (raceChecking_)
+        return;
+    if (!document_->hasImage() || document_->seeds().empty()) {
+        notices_->warn(QStringLiteral("Check for races"), QStringLiteral("Open an image and add at least one seed first."));
+        return;
+    }
+    const QString cli = cliPath();
+    if (!QFileInfo(cli).isExecutable()) {
+        notices_->warn(QStringLiteral("Check for races"),
+                       QStringLiteral("The race check runs rgx-cli under Oclgrind, but there is no rgx-cli at %1. "
+                                      "Build the rgx-cli target; it must sit beside rgx.")
+                           .arg(cli));
+        return;
+    }
+    const GrowVariant variant = panels_.devices->variant();
+    RaceCheckRequest request;
+    request.id = ++nextRaceCheckId_;
+    request.image = document_->luma();
+    request.seeds = document_->seeds();
+    request.segmentOptions = segmentOptionsFor(panels_.parameters->params(), variant);
+    request.variantText = text(variant.text());
+    request.cliPath = cli;
+    raceChecking_ = true;
+    engine_.checkRaces(request);
+    log()->info(QStringLiteral("Race check #%1: %2 under Oclgrind (this can take a minute)...")
+                    .arg(request.id)
+                    .arg(request.variantText));
+    panels_.devices->setRaceCheckStatus(QStringLiteral("Checking %1 under Oclgrind...").arg(request.variantText));
+    if (!running_)
+        emit statusChanged(QStringLiteral("Race check queued..."));
+    emit stateChanged();
+}
+
+void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
+{
+    raceChecking_ = false;
+    emit stateChanged();
+    if (!running_)
+        emit statusChanged(QStringLiteral("Ready"));
+    if (!outcome.error.isEmpty()) {
+        lastRaceReport_ = QStringLiteral("race check failed: %1").arg(outcome.error);
+        panels_.devices->setRaceCheckStatus(QStringLiteral("The last check could not run (see the log)."));
+        notices_->warn(QStringLiteral("Check for races"),
+                       QStringLiteral("Race check #%1 could not run: %2").arg(outcome.id).arg(outcome.error));
+        emit raceCheckFinished(lastRaceReport_);
+        return;
+    }
+    const QString part = QStringLiteral("the %1 x %2 part at (%3, %4), %5 seed(s) inside")
+                             .arg(outcome.width)
+                             .arg(outcome.height)
+                             .arg(outcome.left)
+                             .arg(outcome.top)
+                             .arg(outcome.seedCount);
+    QStringList lines;
+    for (const RaceReport& race : outcome.races)
+        lines << QStringLiteral("race: %1 %2 %3").arg(text(race.kernel), text(race.location), text(race.kind));
+    if (lines.isEmpty())
+        lines << QStringLiteral("races: none");
+    lastRaceReport_ = lines.join(QLatin1Char('\n'));
+    const QString heading = QStringLiteral("Race check #%1 of %2 on %3 (%4 s):")
+                                .arg(outcome.id)
+                                .arg(outcome.variantText, part)
+                                .arg(outcome.seconds, 0, 'f', 1);
+    log()->info(heading);
+    for (const QString& line : std::as_const(lines)) {
+        if (outcome.races.empty())
+            log()->info(QStringLiteral("  ") + line);
+        else
+            log()->warning(QStringLiteral("  ") + line);
+    }
+    const QString summary = outcome.races.empty()
+                                ? QStringLiteral("races: none")
+                                : QStringLiteral("%1 race(s) found").arg(outcome.races.size());
+    panels_.devices->setRaceCheckStatus(QStringLiteral("%1 (%2, checked on %3)").arg(summary, outcome.variantText, part));
+    notices_->show(QStringLiteral("Race check"), QStringLiteral("%1\n\n%2").arg(heading, lastRaceReport_), QString(),
+                   outcome.races.empty() ? QMessageBox::Information : QMessageBox::Warning);
+    emit raceCheckFinished(lastRaceReport_);
+}
+
+// ---- the binary-search lab -------------------------------------------------------
+
+void RunController::runLab(quint64 size, quint64 keys, rgx::Driver driver)
+{
+    if (!devicesReady_) {
+        notices_->warn(QStringLiteral("Binary-search lab"), QStringLiteral("No OpenCL device yet: wait for the device list."));
+        return;
+    }
+    LabRequest request;
+    request.id = ++nextLabId_;
+    request.deviceId = panels_.devices->currentDeviceId();
+    request.size = size_t(size);
+    request.keys = size_t(keys);
+    request.driver = driver;
+    panels_.lab->setBusy(true);
+    log()->info(QStringLiteral("Binary-search lab #%1: %2 values, %3 keys, driver=%4 on %5")
+                    .arg(request.id)
+                    .arg(formatCount(size), formatCount(keys), text(driverName(driver)), text(request.deviceId)));
+    engine_.runLab(request);
+}
+
+void RunController::onLabFinished(const LabOutcome& outcome)
+{
+    panels_.lab->showOutcome(outcome);
+    if (!outcome.result) {
+        notices_->warn(QStringLiteral("Binary-search lab"), QStringLiteral("The lab could not run: %1").arg(outcome.error));
+        emit labFinished(false);
+        return;
+    }
+    const TimelineSummary summary = summarizeTimeline(outcome.result->timings);
+    log()->info(QStringLiteral("Binary-search lab #%1: %2 rounds, host %3, device busy %4, idle gaps %5; "
+                               "verify: %6 keys differ from std::lower_bound")
+                    .arg(outcome.request.id)
+                    .arg(outcome.result->rounds)
+                    .arg(formatDuration(outcome.result->hostMilliseconds * 1e6), formatDuration(double(summary.busyNs)),
+                         formatDuration(double(summary.gapNs)))
+                    .arg(outcome.differingKeys));
+    emit labFinished(true);
+}
+
+} // namespace rgx::ui

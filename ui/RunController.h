@@ -1,0 +1,157 @@
+// Runs of the pipeline as the window asks for them: requests to the engine
+// thread, cancel, live runs (a newer request supersedes the one in flight),
+// the CPU reference of the corruption view and the runs kept for comparison;
+// the device list, race checks and the binary-search lab travel the same way.
+// The GUI thread never calls OpenCL: everything here is a queued request to
+// EngineThread and an answer by signal.
+#pragma once
+
+#include "EngineWorker.h"
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPoint>
+#include <QTimer>
+#include <optional>
+#include <vector>
+
+namespace rgx::ui {
+
+class DevicePanel;
+class Document;
+class LabPanel;
+class LogPanel;
+class Notices;
+class ParametersPanel;
+class TimingPanel;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    // What a run reads its choices from and reports to.
+    struct Panels {
+        DevicePanel* devices = nullptr;
+        ParametersPanel* parameters = nullptr;
+        TimingPanel* timings = nullptr;
+        LabPanel* lab = nullptr;
+    };
+    struct Options {
+        QString preferredDevice; // --device; empty: the saved one, else the default
+        bool restoreDevice = true; // choose the device saved in the settings
+        QString cliPath;         // the race check's rgx-cli; empty: beside this executable
+    };
+    RunController(Document* document, const Panels& panels, Notices* notices, const Options& options,
+                  QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Asks the engine thread for the devices; devicesListed answers.
+    void listDevices();
+    bool devicesReady() const { return devicesReady_; }
+    bool isRunning() const { return running_; }
+    bool isCheckingRaces() const { return raceChecking_; }
+    QString lastRaceReport() const { return lastRaceReport_; }
+
+    // The shown result, the request it answers, and (corruption view) its
+    // CPU reference and where the two differ.
+    GrowResultPtr result() const { return result_; }
+    const RunRequest& resultRequest() const { return resultRequest_; }
+    GrowResultPtr reference() const { return reference_; }
+    std::shared_ptr<const ResultDiff> diff() const { return diff_; }
+
+    // Selects a device by id, or remembers it until the list comes.
+    bool selectDevice(const QString& id);
+    // A session's device: selected when it is here (else the log says which
+    // one is used instead), or when the list comes.
+    void chooseSessionDevice(const std::string& id, const std::string& name);
+    bool setVariantText(const QString& text);
+
+public slots:
+    void runNow();
+    void cancelRun();
+    void keepRun();
+    // Runs the current variant and parameters under Oclgrind on a small part
+    // of the image, on the engine thread; raceCheckFinished answers.
+    void checkRaces();
+    void runLab(quint64 size, quint64 keys, rgx::Driver driver);
+    // The corruption view wants the CPU reference of every result.
+    void setWantsReference(bool on);
+    // Live runs: a choice by hand holds; until then live follows the latency.
+    void setLiveChoice(bool on);
+    void seedDragged(int index, QPoint pixel);
+    void seedDragFinished();
+    // The image closed: a run still going is stopped and its answer ignored.
+    void reset();
+    // The window closes: whatever the engine does now is stopped.
+    void stopEngine() { engine_.cancel(); }
+
+signals:
+    void devicesListed();
+    void runSubmitted(quint64 id);
+    void runStarted(quint64 id);
+    // A new result (or, after reset, an empty outcome), before runFinished.
+    void resultChanged(const rgx::ui::RunOutcome& outcome);
+    void referenceChanged(rgx::GrowResultPtr reference, std::shared_ptr<const rgx::ResultDiff> diff);
+    // A running run's regions so far.
+    void partialResult(rgx::GrowResultPtr partial);
+    void runFinished(quint64 id);
+    void runFailed(const QString& message);
+    void referenceReady();
+    void raceCheckFinished(const QString& report);
+    void labFinished(bool succeeded);
+    // The run status line of the status bar.
+    void statusChanged(const QString& text);
+    // Running, checking, device list or result changed: actions to update.
+    void stateChanged();
+
+private:
+    void connectEngine();
+    void onDevicesListed(const DeviceList& list);
+    void onRunFinished(const RunOutcome& outcome);
+    void onRunFailed(const RunFailure& failure);
+    void onReferenceReady(quint64 runId, GrowResultPtr reference, std::shared_ptr<const ResultDiff> diff);
+    void onRaceCheckFinished(const RaceCheckOutcome& outcome);
+    void onLabFinished(const LabOutcome& outcome);
+    void logResult(const RunOutcome& outcome);
+    void requestReferenceIfNeeded();
+    QString runLabel(const RunRequest& request) const;
+    QString cliPath() const;
+    LogPanel* log() const;
+
+    Document* document_;
+    Panels panels_;
+    Notices* notices_;
+    Options options_;
+    EngineThread engine_;
+
+    bool devicesReady_ = false;
+    bool running_ = false;
+    bool pendingRun_ = false;
+    std::string pendingDeviceId_;
+    std::string pendingDeviceName_;
+    quint64 nextRunId_ = 0;
+    quint64 activeRunId_ = 0;
+    // Live segmentation: the user's own choice (none: on while a run of this
+    // image takes under liveLimitMs), the seeds of a drag in progress, a
+    // drag run waiting for the one in flight, and when each request left.
+    std::optional<bool> liveChoice_;
+    std::optional<std::vector<Seed>> dragSeeds_;
+    bool dragRunPending_ = false;
+    bool dragRan_ = false;
+    QElapsedTimer requestClock_;
+    // Live runs: a seed edit runs at once (the timer coalesces the edits of
+    // one event), a parameter edit after a short pause for typing.
+    QTimer autoRunTimer_;
+
+    GrowResultPtr result_;
+    RunRequest resultRequest_;
+    GrowResultPtr reference_;
+    std::shared_ptr<const ResultDiff> diff_;
+    bool wantsReference_ = false;
+    bool referencePending_ = false;
+
+    bool raceChecking_ = false;
+    quint64 nextRaceCheckId_ = 0;
+    QString lastRaceReport_;
+    quint64 nextLabId_ = 0;
+};
+
+} // namespace rgx::ui
