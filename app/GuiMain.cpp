@@ -46,7 +46,7 @@ int main(int argc, char* argv[])
         QStringLiteral("Region Growing eXplorer: watch OpenCL kernels segment images by seeded region growing."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An image or a session (.json) to open."),
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An image or a session (.rgx or .json) to open."),
                                  QStringLiteral("[file]"));
     const QCommandLineOption seedsFile(QStringLiteral("seeds-file"),
                                        QStringLiteral("Seeds to place: one \"x y\" or \"x,y\" a line; the image then runs at once."),
@@ -105,9 +105,11 @@ int main(int argc, char* argv[])
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
         const QString file = files.first();
-        opened = QFileInfo(file).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0
-                     ? window.openSession(file)
-                     : window.openImage(file);
+        // Sessions are .rgx (their own MIME type, so that a double-click opens
+        // them here) or, as saved before, .json.
+        const QString suffix = QFileInfo(file).suffix().toLower();
+        opened = suffix == QLatin1String("rgx") || suffix == QLatin1String("json") ? window.openSession(file)
+                                                                                   : window.openImage(file);
         if (opened && parser.isSet(seedsFile))
             window.importSeeds(parser.value(seedsFile));
         // An image given with its seeds runs at once, like a sample: one
