@@ -82,7 +82,6 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     if (options_.restoreSettings)
         restoreSettings();
     updateActions();
-    viewState_->updateDiffLabel();
     runs_->listDevices();
 }
 

@@ -25,6 +25,7 @@ ViewState::ViewState(Document* document, ImageView* view, PlaybackPanel* playbac
 {
     connect(playback_, &PlaybackPanel::frameChanged, this, &ViewState::refreshPicture);
     connect(playback_, &PlaybackPanel::displayChanged, this, &ViewState::refreshPicture);
+    updateDiffLabel();
 }
 
 uint32_t ViewState::frame() const { return playback_->frame(); }
