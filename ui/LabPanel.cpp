@@ -1,9 +1,9 @@
 // Binary-search lab: the form, the answer and its timeline (one row per
-// kernel, drawn with the timings panel's TimelineBars).
+// kernel, the timings panel's TimelinePlot).
 #include "LabPanel.h"
 
 #include "Format.h"
-#include "TimelineBars.h"
+#include "TimelinePlot.h"
 #include "Timing.h"
 #include <QComboBox>
 #include <QFormLayout>
@@ -12,7 +12,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -21,9 +20,6 @@ namespace rgx::ui {
 namespace {
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
-
-const QColor rowColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                             QColor(214, 39, 40), QColor(148, 103, 189), QColor(140, 86, 75)};
 
 } // namespace
 
@@ -79,30 +75,10 @@ LabPanel::LabPanel(QWidget* parent) : QWidget(parent)
     formSide->setMaximumWidth(420);
     layout->addWidget(formSide);
 
-    plot_ = new QCustomPlot(this);
+    plot_ = new TimelinePlot(QStringLiteral("Launch timeline of the lab run"), this);
     plot_->setObjectName(QStringLiteral("labTimelinePlot"));
     plot_->setMinimumSize(320, 180);
-    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
-    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QStringLiteral("Launch timeline of the lab run"),
-                                                             QFont(plot_->font().family(), 10, QFont::Bold)));
-    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-        axis->setLabelFont(QFont(plot_->font().family(), 9));
-        axis->setTickLabelFont(QFont(plot_->font().family(), 8));
-    }
-    plot_->yAxis->setRangeReversed(true);
-    plot_->yAxis->setSubTicks(false);
-    plot_->yAxis->grid()->setVisible(false);
     layout->addWidget(plot_, 1);
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const int index = timeline_ ? timeline_->segmentAt(event->position()) : -1;
-        if (index >= 0)
-            QToolTip::showText(event->globalPosition().toPoint(), timeline_->segments()[size_t(index)].toolTip, plot_);
-        else
-            QToolTip::hideText();
-    });
 
     connect(runButton_, &QPushButton::clicked, this, &LabPanel::start);
     setDevice(nullptr);
@@ -157,6 +133,8 @@ void LabPanel::setBusy(bool busy)
 
 QString LabPanel::resultText() const { return result_->text(); }
 
+TimelineBars* LabPanel::timeline() const { return plot_->bars(); }
+
 void LabPanel::showOutcome(const LabOutcome& outcome)
 {
     setBusy(false);
@@ -179,55 +157,26 @@ void LabPanel::showOutcome(const LabOutcome& outcome)
                          .arg(outcome.differingKeys));
 
     // One row per kernel (transfers per direction), as in the timings panel.
-    plot_->clearPlottables();
-    timeline_ = new TimelineBars(plot_->xAxis, plot_->yAxis);
+    const TimelineLayout layout = timelineLayout(result.timings);
+    const uint64_t origin = layout.origin;
     const TimeUnit unit = timeUnitFor(double(summary.spanNs));
-    auto rowName = [](const std::string& kernel) {
-        if (kernel.rfind("write:", 0) == 0)
-            return QStringLiteral("copies to device");
-        if (kernel.rfind("read:", 0) == 0)
-            return QStringLiteral("copies to host");
-        return QString::fromStdString(kernel);
-    };
-    QStringList rows;
-    uint64_t origin = 0;
-    for (const TimingRecord& record : result.timings) {
-        if (!rows.contains(rowName(record.kernel)))
-            rows << rowName(record.kernel);
-        if (record.queued && (!origin || record.queued < origin))
-            origin = record.queued;
-    }
-    std::vector<TimelineBars::Segment> segments;
-    for (const TimingRecord& record : result.timings) {
-        if (!record.measured)
-            continue;
-        TimelineBars::Segment segment;
-        segment.row = double(rows.indexOf(rowName(record.kernel)));
-        segment.start = double(record.start - origin) / unit.nanoseconds;
-        segment.end = std::max(segment.start, double(record.end - origin) / unit.nanoseconds);
-        segment.colour = rowColours[size_t(segment.row) % (sizeof(rowColours) / sizeof(rowColours[0]))];
-        segment.toolTip = QStringLiteral("%1%2\nstart %3, duration %4")
-                              .arg(text(record.kernel))
-                              .arg(record.iteration >= 0 ? QStringLiteral(", round %1").arg(record.iteration) : QString())
-                              .arg(formatDuration(double(record.start - origin)), formatDuration(double(record.duration())));
-        segments.push_back(segment);
-    }
-    timeline_->setSegments(std::move(segments));
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int k = 0; k < rows.size(); ++k)
-        ticker->addTick(double(k), rows[k]);
-    plot_->yAxis->setTicker(ticker);
-    plot_->xAxis->setLabel(QStringLiteral("Time since the first command was queued (%1); gaps are host overhead").arg(unit.symbol));
-    if (timeline_->segments().empty()) {
-        plot_->xAxis->setRange(0, 1);
-        plot_->yAxis->setRange(-0.5, 0.5);
-    } else {
-        plot_->rescaleAxes();
-        const QCPRange x = plot_->xAxis->range();
-        plot_->xAxis->setRange(std::min(0.0, x.lower), x.upper + (x.upper - x.lower) * 0.02);
-        plot_->yAxis->setRange(-0.6, double(rows.size()) - 0.4);
-    }
-    plot_->replot();
+    KernelColours colours;
+    std::vector<TimelineBars::Segment> segments = timelineSegments(
+        result.timings, layout, 0.0, unit,
+        [&](const QString& row) { return colours.colour(row); },
+        [origin](const TimingRecord& record) {
+            return QStringLiteral("%1%2\nstart %3, duration %4")
+                .arg(text(record.kernel))
+                .arg(record.iteration >= 0 ? QStringLiteral(", round %1").arg(record.iteration) : QString())
+                .arg(formatDuration(double(record.start - origin)), formatDuration(double(record.duration())));
+        });
+    QMap<double, QString> rowNames;
+    for (int k = 0; k < layout.rows.size(); ++k)
+        rowNames.insert(double(k), layout.rows[k]);
+    plot_->showTimeline(std::move(segments), rowNames,
+                        QStringLiteral("Time since the first command was queued (%1); gaps are host overhead")
+                            .arg(unit.symbol),
+                        QCPRange(-0.6, double(layout.rows.size()) - 0.4));
 }
 
 } // namespace rgx::ui

@@ -7,7 +7,6 @@
 #include <QWidget>
 
 class QComboBox;
-class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -15,6 +14,7 @@ class QSpinBox;
 namespace rgx::ui {
 
 class TimelineBars;
+class TimelinePlot;
 
 class LabPanel : public QWidget {
     Q_OBJECT
@@ -29,8 +29,8 @@ public:
     bool setDriver(Driver driver);
     void start();
     QString resultText() const;
-    QCustomPlot* timelinePlot() const { return plot_; }
-    TimelineBars* timeline() const { return timeline_; }
+    TimelinePlot* timelinePlot() const { return plot_; }
+    TimelineBars* timeline() const;
 
 signals:
     void runRequested(quint64 size, quint64 keys, rgx::Driver driver);
@@ -42,8 +42,7 @@ private:
     QLabel* driverNote_;
     QPushButton* runButton_;
     QLabel* result_;
-    QCustomPlot* plot_;
-    TimelineBars* timeline_ = nullptr;
+    TimelinePlot* plot_;
 };
 
 } // namespace rgx::ui

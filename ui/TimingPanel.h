@@ -3,7 +3,7 @@
 // compared side by side.
 #pragma once
 
-#include "Result.h"
+#include "TimingCharts.h"
 #include <QSize>
 #include <QString>
 #include <QWidget>
@@ -19,13 +19,7 @@ class QTableWidget;
 
 namespace rgx::ui {
 
-class TimelineBars;
-
-struct RunEntry {
-    int number = 0;
-    QString label;       // e.g. "host-sync, queue, atomics on cpu-haswell"
-    GrowResultPtr result;
-};
+class TimelinePlot;
 
 class TimingPanel : public QWidget {
     Q_OBJECT
@@ -62,15 +56,13 @@ signals:
 
 private:
     void rebuild();
-    void buildPerIteration(const std::vector<RunEntry>& runs);
-    void buildPerKernel(const std::vector<RunEntry>& runs);
-    void buildTimeline(const std::vector<RunEntry>& runs);
-    void buildKernelTable();
     // "; 2.1x faster than #1": host time relative to the first kept run.
     QString speedUpText(const RunEntry& run) const;
     void refreshKeptList();
     void showHover(QCustomPlot* plot, QMouseEvent* event);
     QCustomPlot* makePlot(const char* name, const QString& title);
+    // Name, size, legend row and axis style, as every chart of the panel has.
+    void setUpPlot(QCustomPlot* plot, const char* name);
 
     std::vector<RunEntry> kept_;
     std::vector<bool> keptChecked_;
@@ -78,8 +70,7 @@ private:
     QTabWidget* tabs_;
     QCustomPlot* iterationPlot_;
     QCustomPlot* kernelPlot_;
-    QCustomPlot* timelinePlot_;
-    TimelineBars* timeline_ = nullptr;
+    TimelinePlot* timelinePlot_;
     QTableWidget* kernelTable_;
     QListWidget* keptList_;
     QPushButton* keepButton_;
