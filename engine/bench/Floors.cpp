@@ -3,7 +3,7 @@
 #include "Device.h"
 #include "Errors.h"
 #include "grow_counters.h"
-#include "stages/RegionGrowing.h"
+#include "stages/grow/GrowPrograms.h"
 #include "stages/StageSupport.h"
 
 #include <algorithm>

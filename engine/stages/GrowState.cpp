@@ -2,7 +2,7 @@
 // read-back of a run's box maps through pinned host memory.
 #include "GrowState.h"
 #include "Device.h"
-#include "RegionGrowing.h"
+#include "grow/GrowPrograms.h"
 #include "TimingLog.h"
 #include "grow_counters.h"
 

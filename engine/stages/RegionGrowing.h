@@ -1,9 +1,8 @@
-// Region growing on an OpenCL device, on the buffers of a GrowState: one
-// iteration per launch driven by the host (host-sync, host-batched) or the
-// device (device-enqueue), many per launch with a grid barrier between them
-// (fusion=grid-barrier), or many per grid barrier inside tiles
-// (fusion=tiles). The maps stay on the device; the run returns where the
-// classified pixels are and the region statistics.
+// The region-growing stage on an OpenCL device, on the buffers of a
+// GrowState: its checks, its programs and one run. How a run steps through
+// its iterations is its driver's business, one type per driver in
+// stages/grow/ (GrowDriver.h lists them). The maps stay on the device; the
+// run returns where the classified pixels are and the region statistics.
 #pragma once
 
 #include "GrowParams.h"
@@ -20,7 +19,6 @@ namespace rgx {
 
 class ComputeDevice;
 class TimingLog;
-struct BuiltProgram;
 
 // fusion=tiles where a label depends on the neighbours' labels (mode range,
 // rule adjacent, several regions): the levels a window of rounds may add
@@ -61,14 +59,6 @@ GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const s
 // decision looks at a mean (mode range, or one region in mode competitive).
 // Otherwise it runs level by level with a grid barrier between levels.
 bool tilesApply(const GrowParams& params, size_t regions);
-
-// The program of the steps every run shares (kernels/grow_session.cl).
-const BuiltProgram& sessionKernels(ComputeDevice& device);
-
-// Work-groups of a fused launch (grid-barrier, tiles) on this device, and
-// the build options of a program with a grid barrier (its waits).
-size_t fusedGroupCount(const DeviceInfo& device);
-std::string gridBarrierOptions(const DeviceInfo& device);
 
 // Bytes of device memory a run needs (all buffers together).
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant);

@@ -1,0 +1,139 @@
+// Build options and launch shapes of the region-growing programs, and the
+// grid of the fused launches.
+#include "GrowPrograms.h"
+#include "Device.h"
+#include "stages/GrowState.h"
+#include "stages/RegionGrowing.h"
+#include "stages/StageSupport.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace rgx {
+namespace {
+
+constexpr const char* levelProgram = "region_growing.cl";
+constexpr const char* tileProgram = "grow_tiles.cl";
+constexpr const char* sessionProgram = "grow_session.cl";
+
+using stage::largestPowerOfTwoAtMost;
+
+std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& device, const grow::LevelGeometry& geometry)
+{
+    const bool deviceEnqueue = variant.driver == Driver::DeviceEnqueue;
+    const bool needsTwoPointZero = variant.collectives == Collectives::Builtin ||
+                                   variant.collectives == Collectives::Subgroup || deviceEnqueue;
+    const size_t sweepGroup = geometry.tileWidth * geometry.tileHeight;
+    std::ostringstream options;
+    options << device.openClCStandardOption(needsTwoPointZero)
+            << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
+            << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
+            << variant.buildDefines();
+    if (variant.fusion != Fusion::None)
+        options << gridBarrierOptions(device);
+    if (deviceEnqueue)
+        options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP=" << (variant.frontier == Frontier::Sweep ? 1 : 0);
+    return options.str();
+}
+
+// The bitmap step (one work-item per tile row) where every classified
+// pixel's label follows from its luma; the per-pixel step otherwise.
+std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bits)
+{
+    return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
+           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0") +
+           gridBarrierOptions(device);
+}
+
+} // namespace
+
+// How long a work-group waits at the roll call and at a grid barrier before
+// it gives up, in reads of a global word: a GPU's read takes about a
+// microsecond, a CPU's a nanosecond, and a CPU thread may be descheduled for
+// a good part of a second on a busy machine.
+std::string gridBarrierOptions(const DeviceInfo& device)
+{
+    // Tests force a stall: RGX_TEST_STALL_AT_BARRIER=n makes work-group 1
+    // late at the n-th grid barrier of a launch, and the others give up soon.
+    if (const char* stall = std::getenv("RGX_TEST_STALL_AT_BARRIER"); stall && std::atoi(stall) > 0)
+        return " -DRGX_TEST_LATE_GROUP=" + std::to_string(std::atoi(stall)) + " -DRGX_BARRIER_SPINS=(1u<<16)";
+    return device.type == "GPU" ? std::string() : " -DRGX_ROLL_CALL_SPINS=(1u<<27) -DRGX_BARRIER_SPINS=(1u<<31)";
+}
+
+// Work-groups for a fused launch: few enough that all can be resident at
+// once (the roll call checks it), enough to keep every compute unit busy;
+// two per compute unit on a GPU to hide latency. One compute unit
+// (Oclgrind) gets one work-group: its race detector then sees the
+// work-group's side of the kernel, the only side the OpenCL 1.2 memory
+// model speaks about.
+size_t fusedGroupCount(const DeviceInfo& info)
+{
+    const size_t units = std::max<size_t>(1, info.computeUnits);
+    return units == 1 ? 1 : units * (info.type == "GPU" ? 2 : 1);
+}
+
+const BuiltProgram& sessionKernels(ComputeDevice& device)
+{
+    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256");
+}
+
+namespace grow {
+
+GrowVariant levelVariant(GrowVariant variant)
+{
+    if (variant.fusion == Fusion::Tiles)
+        variant.fusion = Fusion::GridBarrier;
+    return variant;
+}
+
+const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& variant, LevelGeometry& geometry)
+{
+    const DeviceInfo& info = device.info();
+    geometry.workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
+    while (geometry.tileWidth * geometry.tileHeight > info.maxWorkGroupSize && geometry.tileHeight > 1)
+        geometry.tileHeight /= 2;
+    const std::string kernelName = variant.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
+    ProgramCache& programs = device.programs();
+    const BuiltProgram* built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
+    for (const KernelReport& report : built->kernels) {
+        if (report.kernel != kernelName || report.workGroupSizeLimit == 0)
+            continue;
+        if (variant.frontier == Frontier::Queue && report.workGroupSizeLimit < geometry.workGroup) {
+            geometry.workGroup = largestPowerOfTwoAtMost(report.workGroupSizeLimit);
+            built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
+        } else if (variant.frontier == Frontier::Sweep &&
+                   report.workGroupSizeLimit < geometry.tileWidth * geometry.tileHeight) {
+            while (geometry.tileWidth * geometry.tileHeight > report.workGroupSizeLimit && geometry.tileHeight > 1)
+                geometry.tileHeight /= 2;
+            built = &programs.get(levelProgram, levelBuildOptions(variant, info, geometry));
+        }
+    }
+    return *built;
+}
+
+bool labelsFixed(const GrowParams& params, size_t regions)
+{
+    return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All);
+}
+
+const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup)
+{
+    const DeviceInfo& info = device.info();
+    ProgramCache& programs = device.programs();
+    if (bits) {
+        workGroup = growTileSide;
+        return programs.get(tileProgram, tileBuildOptions(info, workGroup, true));
+    }
+    workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
+    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
+    const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
+    if (limit != 0 && limit < workGroup) {
+        workGroup = largestPowerOfTwoAtMost(limit);
+        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
+    }
+    return *built;
+}
+
+} // namespace grow
+} // namespace rgx

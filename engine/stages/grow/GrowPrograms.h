@@ -1,0 +1,54 @@
+// The programs of region growing and the launch shapes they were built
+// for: the session steps every run shares (kernels/grow_session.cl), the
+// level program (kernels/region_growing.cl) and the tile program
+// (kernels/grow_tiles.cl), each built once per device and options.
+#pragma once
+
+#include "GrowParams.h"
+#include "ProgramCache.h"
+#include "Variant.h"
+#include <cstddef>
+#include <string>
+
+namespace rgx {
+
+class ComputeDevice;
+struct DeviceInfo;
+
+// The program of the steps every run shares (kernels/grow_session.cl).
+const BuiltProgram& sessionKernels(ComputeDevice& device);
+
+// Work-groups of a fused launch (grid-barrier, tiles) on this device, and
+// the build options of a program with a grid barrier (its waits).
+size_t fusedGroupCount(const DeviceInfo& device);
+std::string gridBarrierOptions(const DeviceInfo& device);
+
+} // namespace rgx
+
+namespace rgx::grow {
+
+// The launch shape of the level kernels.
+struct LevelGeometry {
+    size_t workGroup = 256;   // grow_queue, grow_levels
+    size_t tileWidth = 16;    // grow_sweep
+    size_t tileHeight = 16;
+};
+
+// The variant the level drivers run: fusion=tiles falls back to grid-barrier.
+GrowVariant levelVariant(GrowVariant variant);
+
+// The level program of a variant, with the largest work-group its kernel
+// takes on the device (a kernel may fit fewer work-items than the device:
+// registers; then the sizes shrink and it is built again).
+const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& variant, LevelGeometry& geometry);
+
+// One region, or rule all in mode range: a classified pixel's label
+// depends on its own luma only (grow_tiles.cl's bitmap step).
+bool labelsFixed(const GrowParams& params, size_t regions);
+
+// The tile program: the bitmap step with one work-item per tile row
+// (`bits`: every classified pixel's label follows from its luma), or the
+// per-pixel step with the largest work-group grow_tiles takes.
+const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup);
+
+} // namespace rgx::grow

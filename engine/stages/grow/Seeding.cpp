@@ -1,0 +1,95 @@
+// The start every run shares, whatever its driver: the maps and counters
+// reset in one launch (start_run), then the seeds placed (place_seeds),
+// both in kernels/grow_session.cl.
+#include "Device.h"
+#include "GrowPrograms.h"
+#include "Run.h"
+#include "stages/StageSupport.h"
+#include "stages/TimingLog.h"
+#include "grow_counters.h"
+
+#include <algorithm>
+
+namespace rgx::grow {
+
+using stage::roundUp;
+
+void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touched)
+{
+    GrowState& state = run.state;
+    std::vector<uint32_t>& counters = run.counters;
+    std::fill(counters.begin(), counters.end(), 0);
+    counters[RGX_COUNTER_ACCEPTED] = uint32_t(run.seeds.size());
+    const cl_uint4 box = {{touched.empty() ? unclassifiedStamp : touched.x0,
+                           touched.empty() ? unclassifiedStamp : touched.y0, touched.empty() ? 0 : touched.x1,
+                           touched.empty() ? 0 : touched.y1}};
+    for (int i = 0; i < 4; ++i)
+        counters[RGX_COUNTER_TOUCHED + i] = box.s[i];
+    counters[RGX_COUNTER_BOX + 0] = unclassifiedStamp;
+    counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
+
+    // The maps: in the same launch on a GPU; with two fills on a CPU, whose
+    // memset outruns a kernel's loop several times over.
+    const bool mapsInKernel = run.info.type == "GPU";
+    if (!mapsInKernel && start.pixels > 0) {
+        run.queue.enqueueFillBuffer(state.labels[0], cl_ushort(0), start.firstPixel * 2, start.pixels * 2, nullptr,
+                                    run.timings.track("upload", "fill:labels"));
+        run.queue.enqueueFillBuffer(state.stamps[0], cl_uint(unclassifiedStamp), start.firstPixel * 4,
+                                    start.pixels * 4, nullptr, run.timings.track("upload", "fill:stamps"));
+    }
+    const size_t pixels = mapsInKernel ? start.pixels : 0;
+    cl::Kernel& kernel = state.kernel(sessionKernels(state.device()).program, "start_run");
+    int a = 0;
+    kernel.setArg(a++, state.labels[0]);
+    kernel.setArg(a++, state.stamps[0]);
+    kernel.setArg(a++, cl_uint(start.firstPixel));
+    kernel.setArg(a++, cl_uint(pixels));
+    kernel.setArg(a++, start.markWords > 0 ? state.tileMark : state.counters);
+    kernel.setArg(a++, cl_uint(start.markWords));
+    kernel.setArg(a++, state.regionStats);
+    kernel.setArg(a++, cl_uint(start.statWords));
+    kernel.setArg(a++, state.counters);
+    kernel.setArg(a++, cl_uint(run.seeds.size()));
+    kernel.setArg(a++, box);
+    const size_t words = std::max({pixels, start.markWords, start.statWords, size_t(RGX_COUNTER_WORDS)});
+    const size_t items = std::min(roundUp(words, 256), groupsToFill(run.info) * 256);
+    run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
+                                   run.timings.track("upload", "start_run"));
+    run.gridBarrierClear = true;
+}
+
+void placeSeeds(Run& run, bool tiles, const std::vector<uint16_t>& luma)
+{
+    GrowState& state = run.state;
+    const size_t regionTotal = run.seeds.size();
+    run.seedPixels.resize(regionTotal);
+    run.seedLuma.resize(regionTotal);
+    for (size_t k = 0; k < regionTotal; ++k) {
+        run.seedPixels[k] = uint32_t(run.seeds[k].y) * uint32_t(state.width()) + uint32_t(run.seeds[k].x);
+        run.seedLuma[k] = luma[run.seedPixels[k]];
+    }
+    run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, run.seedPixels.data(), nullptr,
+                                 run.timings.track("upload", "write:seed_pixels"));
+    const BuiltProgram& built = sessionKernels(state.device());
+    cl::Kernel& place = state.kernel(built.program, "place_seeds");
+    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
+    int a = 0;
+    place.setArg(a++, state.seedPixels);
+    place.setArg(a++, state.luma);
+    place.setArg(a++, state.seedLuma);
+    place.setArg(a++, cl_uint(regionTotal));
+    place.setArg(a++, cl_uint(state.width()));
+    place.setArg(a++, state.labels[0]);
+    place.setArg(a++, state.stamps[0]);
+    place.setArg(a++, cl_uint(tiles ? growTileSide : 0));
+    place.setArg(a++, cl_uint(state.tilesX()));
+    place.setArg(a++, cl_uint(state.tilesY()));
+    place.setArg(a++, tiles ? state.tileMark : state.counters);
+    place.setArg(a++, tiles ? state.tileLists : state.counters);
+    place.setArg(a++, cl_uint(tiles ? tileCount : 0));
+    place.setArg(a++, state.counters);
+    run.queue.enqueueNDRangeKernel(place, cl::NullRange, cl::NDRange(roundUp(regionTotal, 64)), cl::NullRange,
+                                   nullptr, run.timings.track("upload", "place_seeds"));
+}
+
+} // namespace rgx::grow

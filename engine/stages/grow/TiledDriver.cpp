@@ -1,0 +1,215 @@
+// fusion=tiles (host-batched queue, where no decision looks at a mean):
+// many BFS levels per grid barrier, each work-group growing inside 32 x 32
+// tiles in local memory, tile borders exchanged between rounds
+// (kernels/grow_tiles.cl). Where a label depends on the neighbours' labels
+// the run goes in windows of tileLevelWindow levels. Where the work-groups
+// cannot all be resident or stop meeting, it goes on with one round of
+// tiles per launch, the kernel boundary as the barrier.
+#include "Device.h"
+#include "Errors.h"
+#include "GrowDriver.h"
+#include "GrowPrograms.h"
+#include "Run.h"
+#include "stages/TimingLog.h"
+#include "grow_counters.h"
+
+#include <algorithm>
+
+namespace rgx::grow {
+namespace {
+
+class TiledDriver final : public GrowDriver {
+public:
+    void grow(Run& run) override;
+
+private:
+    void setArguments(Run& run);
+    bool nextWindow(Run& run, uint32_t next);
+    // One launch of rounds `round` to `upTo`; false when the work-groups
+    // could not run it fused (then `round` is where to go on).
+    bool launchFused(Run& run, uint32_t& round, uint32_t upTo);
+    void launchEach(Run& run, uint32_t round, uint32_t upTo);
+
+    bool bits_ = false;
+    size_t workGroup_ = 0;
+    cl::Kernel* tiles_ = nullptr;
+    size_t tileCount_ = 0;
+    size_t residentGroups_ = 1;
+    // Where a label depends on the neighbours' labels, the run goes in
+    // windows of levels (grow_tiles.cl): no stamp above the horizon yet.
+    bool windowed_ = false;
+    uint32_t horizon_ = 0;
+    int horizonArgument_ = 0;
+    uint32_t windowStart_ = 1;
+    bool fused_ = true;
+    bool stopped_ = false; // a stalled launch found nothing left to do
+};
+
+void TiledDriver::grow(Run& run)
+{
+    GrowState& state = run.state;
+    const DeviceInfo& info = run.info;
+    bits_ = labelsFixed(run.params, run.seeds.size());
+    const BuiltProgram& built = tileKernels(state.device(), bits_, workGroup_);
+    run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
+    tiles_ = &state.kernel(built.program, "grow_tiles");
+    tileCount_ = size_t(state.tilesX()) * size_t(state.tilesY());
+    windowed_ = !bits_;
+    horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
+    setArguments(run);
+    // A group of the bitmap step is one warp's worth: more of them per
+    // compute unit of a GPU. One compute unit (Oclgrind) keeps one group.
+    residentGroups_ = fusedGroupCount(info) * (bits_ && info.type == "GPU" && info.computeUnits > 1 ? 4 : 1);
+
+    uint32_t round = 1; // the next round to run
+    uint32_t batch = firstFusedBatch;
+    // Each round settles at least one more level everywhere (grow_tiles.cl):
+    // a window takes at most its levels + 2 rounds, a run without windows
+    // its largest stamp + 2. Past that, a kernel is broken; stop rather than
+    // loop.
+    const uint64_t roundLimit = (windowed_ ? uint64_t(tileLevelWindow) : uint64_t(run.cap)) + 3;
+    std::vector<uint32_t>& counters = run.counters;
+    for (;;) {
+        run.deadline.check(round - 1, "tile rounds");
+        if (round - windowStart_ >= roundLimit)
+            throw OpenClError("region growing on " + info.name + ": the tiles did not settle within " +
+                              std::to_string(roundLimit) + " rounds");
+        const uint32_t upTo = round + batch - 1;
+        if (fused_) {
+            if (!launchFused(run, round, upTo)) {
+                batch = 4;
+                if (stopped_)
+                    break;
+                continue;
+            }
+        } else {
+            launchEach(run, round, upTo);
+        }
+        const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
+        const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
+        run.progress(last, queued);
+        if (queued == 0 && !nextWindow(run, last + 1)) {
+            if (fused_ && round == 1)
+                run.summary = Run::Summary::Done;
+            break;
+        }
+        run.offerPartial(0, unclassifiedStamp, true);
+        round = last + 1;
+        batch = std::min(batch * 2, fused_ ? largestFusedBatch : 64);
+    }
+    run.result.finalSet = 0;
+}
+
+void TiledDriver::setArguments(Run& run)
+{
+    GrowState& state = run.state;
+    cl::Kernel& tiles = *tiles_;
+    int a = 2;
+    tiles.setArg(a++, cl_int(state.width()));
+    tiles.setArg(a++, cl_int(state.height()));
+    tiles.setArg(a++, cl_uint(state.tilesX()));
+    tiles.setArg(a++, cl_uint(state.tilesY()));
+    tiles.setArg(a++, state.luma);
+    tiles.setArg(a++, state.labels[0]);
+    tiles.setArg(a++, state.stamps[0]);
+    tiles.setArg(a++, state.seedLuma);
+    tiles.setArg(a++, cl_uint(run.seeds.size()));
+    tiles.setArg(a++, cl_uint(run.params.lower));
+    tiles.setArg(a++, cl_uint(run.params.upper));
+    tiles.setArg(a++, cl_uint(run.params.mode));
+    tiles.setArg(a++, cl_uint(run.params.rule == Rule::All ? 1 : 0));
+    tiles.setArg(a++, cl_int(run.params.connectivity));
+    tiles.setArg(a++, cl_uint(run.cap));
+    horizonArgument_ = a;
+    tiles.setArg(a++, cl_uint(horizon_));
+    tiles.setArg(a++, state.tileMark);
+    tiles.setArg(a++, state.tileLists);
+    tiles.setArg(a++, state.counters);
+}
+
+// The window is done: the next starts with its deferred tiles as the list
+// of round `next`. False when nothing was deferred (the run is over).
+bool TiledDriver::nextWindow(Run& run, uint32_t next)
+{
+    GrowState& state = run.state;
+    std::vector<uint32_t>& counters = run.counters;
+    const uint32_t deferred = counters[RGX_COUNTER_DEFERRED];
+    if (deferred == 0 || horizon_ >= run.cap)
+        return false;
+    horizon_ = uint32_t(std::min<uint64_t>(run.cap, uint64_t(horizon_) + tileLevelWindow));
+    tiles_->setArg(horizonArgument_, cl_uint(horizon_));
+    run.queue.enqueueCopyBuffer(state.tileLists, state.tileLists, 2 * tileCount_ * 4, (next % 2) * tileCount_ * 4,
+                                deferred * 4, nullptr, run.timings.track("grow", "copy:deferred_tiles", int(next)));
+    counters[RGX_COUNTER_TILES + next % 3] = deferred;
+    counters[RGX_COUNTER_DEFERRED] = 0;
+    for (const uint32_t word : {uint32_t(RGX_COUNTER_TILES + next % 3), uint32_t(RGX_COUNTER_DEFERRED)})
+        run.queue.enqueueWriteBuffer(state.counters, CL_FALSE, word * 4, 4, &counters[word], nullptr,
+                                     run.timings.track("grow", "write:counters", int(next)));
+    windowStart_ = next;
+    return true;
+}
+
+bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
+{
+    const DeviceInfo& info = run.info;
+    cl::Kernel& tiles = *tiles_;
+    run.clearGridBarrier(int(round));
+    tiles.setArg(0, cl_uint(round));
+    tiles.setArg(1, cl_uint(upTo));
+    run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(residentGroups_ * workGroup_),
+                                   cl::NDRange(workGroup_), nullptr, run.timings.track("grow", "grow_tiles", int(round)));
+    const size_t record = run.timings.size() - 1;
+    // A click often ends in its first launch: its summary then comes back
+    // with the same read (and is redone if it did not).
+    if (round == 1) {
+        enqueueSummary(run);
+        run.summary = Run::Summary::Stale;
+    }
+    run.readCounters(int(upTo));
+    if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
+        run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) + " work-groups ran at once on " +
+                          info.name + ", so the run went on with one round of tiles per launch";
+        fused_ = false;
+        return false;
+    }
+    if (run.verdict() == RGX_VERDICT_STALLED) {
+        // A work-group stopped coming to the barrier (descheduled on a busy
+        // CPU, say): every group stopped at the same barrier, after the same
+        // round. Go on from there, one round per launch.
+        run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name +
+                          ", so the run went on with one round of tiles per launch";
+        fused_ = false;
+        const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
+        if (run.counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0 && !nextWindow(run, last + 1))
+            stopped_ = true;
+        else
+            round = last + 1;
+        return false;
+    }
+    run.timings.coverIterations(record, -1,
+                                "tile rounds " + std::to_string(round) + " to " +
+                                    std::to_string(run.counters[RGX_COUNTER_LAST_LAUNCHED]) +
+                                    " in one launch, a grid barrier between them");
+    return true;
+}
+
+// One round per launch: the kernel boundary is the barrier.
+void TiledDriver::launchEach(Run& run, uint32_t round, uint32_t upTo)
+{
+    const DeviceInfo& info = run.info;
+    cl::Kernel& tiles = *tiles_;
+    const size_t groups = info.computeUnits > 1 ? std::min(groupsToFill(info), tileCount_) : 1;
+    for (uint32_t r = round; r <= upTo; ++r) {
+        tiles.setArg(0, cl_uint(r));
+        tiles.setArg(1, cl_uint(r));
+        run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(groups * workGroup_), cl::NDRange(workGroup_),
+                                       nullptr, run.timings.track("grow", "grow_tiles", int(r)));
+    }
+    run.readCounters(int(upTo));
+}
+
+} // namespace
+
+std::unique_ptr<GrowDriver> makeTiledDriver() { return std::make_unique<TiledDriver>(); }
+
+} // namespace rgx::grow
