@@ -161,16 +161,12 @@ void DensityFilter::run(std::vector<uint16_t>& labels, std::vector<uint32_t>& st
                                        cl::NullRange, nullptr, timings.track("postfilter", kernelName));
         }
 
-        queue.enqueueReadBuffer(labelsOut, CL_FALSE, 0, pixelCount * 2, labels.data(), nullptr,
-                                timings.track("download", "read:filtered_labels"));
-        queue.enqueueReadBuffer(stampBuffer, CL_FALSE, 0, pixelCount * 4, stamps.data(), nullptr,
-                                timings.track("download", "read:filtered_stamps"));
-        queue.finish();
+        stage::readBackAndWait(queue, timings,
+                               {{labelsOut, labels, "read:filtered_labels"}, {stampBuffer, stamps, "read:filtered_stamps"}});
     } catch (const cl::Error& error) {
         stage::throwOpenClError("the density postfilter", info.name, error);
     }
-    lastMilliseconds_ =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    lastMilliseconds_ = stage::millisecondsSince(start);
 }
 
 } // namespace rgx

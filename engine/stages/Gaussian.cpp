@@ -97,14 +97,11 @@ std::vector<uint16_t> Gaussian::run(const std::vector<uint16_t>& luma, int width
                                        cl::NDRange(tileWidth_, tileHeight_), nullptr,
                                        timings.track("prefilter", kernelName));
 
-        queue.enqueueReadBuffer(filteredBuffer, CL_FALSE, 0, pixelCount * 2, filtered.data(), nullptr,
-                                timings.track("download", "read:filtered_luma"));
-        queue.finish();
+        stage::readBackAndWait(queue, timings, {{filteredBuffer, filtered, "read:filtered_luma"}});
     } catch (const cl::Error& error) {
         stage::throwOpenClError("the gaussian prefilter", info.name, error);
     }
-    lastMilliseconds_ =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    lastMilliseconds_ = stage::millisecondsSince(start);
     return filtered;
 }
 
