@@ -1,13 +1,11 @@
-// rgx-cli bench. Each case (image, seed count, mode) runs the CPU reference
-// once, for the ground truth; then the fast CPU implementation, cv::floodFill
-// where it applies, and every chosen variant, each warmed up and repeated.
-// Every result is compared with the reference once. Ratios are computed here,
-// so that the tables say what the figures mean.
+// rgx-cli bench: its options, and the cases that engine/bench/CaseBench
+// measures printed as tables and written as JSON and CSV.
 #include "Bench.h"
 #include "CliOptions.h"
 #include "Device.h"
-#include "DeviceSession.h"
 #include "bench/BenchInputs.h"
+#include "bench/CaseBench.h"
+#include "bench/FloodFillBaseline.h"
 #include "bench/Floors.h"
 #include "bench/Measure.h"
 #include "Errors.h"
@@ -18,7 +16,6 @@
 #include "Seeds.h"
 #include "Variant.h"
 #include "reference/FastCpuGrowing.h"
-#include "stages/RegionGrowing.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -27,14 +24,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLibrary>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -49,28 +43,17 @@ const char* benchUsage =
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 // ---------------------------------------------------------------------------
 // Settings
 
-struct BenchSettings {
+// The options; how each implementation runs is the CaseSettings part.
+struct BenchSettings : bench::CaseSettings {
     std::string deviceSpec;
     std::vector<int> sizes;
     QString samplesDirectory; // empty: no sample images
     std::vector<int> seedCounts;
     std::vector<Mode> modes;
     std::string variantsText; // "all" or a ';'-separated list
-    int repeat = 5;
-    int warmup = 1;
-    int referenceRepeat = 1;
-    int cpuThreads = 0;
-    GrowParams grow;          // lower, upper, tolerance, connectivity
     uint32_t noiseSeed = 1;
     std::string jsonPath;
     std::string csvPath;
@@ -202,334 +185,16 @@ std::vector<QString> sampleFiles(const QString& directory)
     return files;
 }
 
-// ---------------------------------------------------------------------------
-// Measurements
-
+using bench::BenchCase;
 using bench::GridBarrierFloor;
+using bench::Kind;
 using bench::LaunchFloor;
+using bench::Measurement;
 using bench::Spread;
 using bench::gridSeeds;
-using bench::kernelMilliseconds;
+using bench::megapixelsPerSecond;
+using bench::perIterationUs;
 using bench::smoothNoise;
-using bench::spreadOf;
-
-// The comparison with the reference: "ok", "DIFF N" (pixels whose label or
-// stamp differ), or "DIFF sums" (same maps, different region sums).
-struct Check {
-    bool done = false;
-    uint64_t differingPixels = 0;
-    bool sumsDiffer = false;
-
-    bool ok() const { return done && differingPixels == 0 && !sumsDiffer; }
-    std::string text() const
-    {
-        if (!done)
-            return "-";
-        if (differingPixels > 0)
-            return "DIFF " + std::to_string(differingPixels);
-        return sumsDiffer ? "DIFF sums" : "ok";
-    }
-};
-
-Check checkAgainst(const GrowResult& reference, const GrowResult& actual)
-{
-    Check check;
-    check.done = true;
-    check.differingPixels = compareResults(reference, actual).differingPixels;
-    check.sumsDiffer = reference.regions.size() != actual.regions.size();
-    for (size_t k = 0; !check.sumsDiffer && k < reference.regions.size(); ++k)
-        check.sumsDiffer = reference.regions[k].count != actual.regions[k].count ||
-                           reference.regions[k].sum != actual.regions[k].sum;
-    return check;
-}
-
-enum class Kind { Reference, FastCpu, FloodFill, Variant };
-
-// One implementation measured on one case.
-struct Measurement {
-    Kind kind = Kind::Variant;
-    std::string name;   // "cpu-reference", "fast-cpu", "opencv-floodfill" or the variant text
-    std::string label;  // short form for the table
-    GrowVariant variant;
-    Spread hostMs;                  // variants: resident clicks of one session
-    std::optional<Spread> firstMs;  // variants: the first click of a new session, upload included
-    std::optional<Spread> deviceMs; // device runs only
-    std::optional<Spread> idleMs;
-    uint32_t iterations = 0;
-    uint64_t deviceBytes = 0;
-    Check check;
-    bool expectedEqual = true; // false for a wrong-on-purpose variant
-    std::string skipped;       // why it did not run or finish, empty when it ran
-    bool failed = false;       // skipped because it failed (OpenCL error, time limit), not too large
-
-    // Filled once the case is complete.
-    std::optional<double> speedupOverHostSync;
-    std::optional<double> perIterationOverFloor;
-    std::optional<double> perLevelOverBarrier; // fused rows: kernel time per level over the grid barrier floor
-    std::optional<double> speedupOverReference;
-    std::optional<double> speedupOverFastCpu;
-    std::optional<double> speedupOverFloodFill;
-};
-
-struct BenchCase {
-    std::string image;
-    int width = 0;
-    int height = 0;
-    int seedCount = 0;
-    Mode mode = Mode::Competitive;
-    uint32_t iterations = 0;  // of the reference
-    uint64_t classified = 0;  // pixels the reference classified
-    std::vector<Measurement> rows; // baselines first, then the variants
-};
-
-std::string variantLabel(const GrowVariant& variant)
-{
-    std::string label = variant.shortText();
-    if (variant.wrongOnPurpose())
-        label += " (wrong)";
-    return label;
-}
-
-// cv::floodFill, from the rgx_floodfill module (app/FloodFillModule.cpp,
-// built beside rgx-cli where OpenCV was found). Load it only once the
-// OpenCL device is open: FloodFillModule.cpp says why.
-class FloodFillModule {
-public:
-    FloodFillModule()
-        : library_(rgx::modulePath(QStringLiteral("rgx_floodfill")))
-    {
-        if (!library_.load()) {
-            whyNot_ = "the rgx_floodfill module did not load (" + library_.errorString().toStdString() +
-                      "); it is built where OpenCV (core, imgproc) was found at configure time";
-            return;
-        }
-        prepare_ = reinterpret_cast<Prepare>(library_.resolve("rgxFloodFillPrepare"));
-        run_ = reinterpret_cast<Run>(library_.resolve("rgxFloodFillRun"));
-        release_ = reinterpret_cast<Release>(library_.resolve("rgxFloodFillRelease"));
-        if (!prepare_ || !run_ || !release_)
-            whyNot_ = "the rgx_floodfill module lacks its functions: rebuild rgx-cli";
-    }
-
-    bool available() const { return whyNot_.empty(); }
-    const std::string& whyNot() const { return whyNot_; }
-
-    // The fill of one image, repeated: returns the milliseconds of each run
-    // and the pixels the first one reached.
-    std::vector<double> time(const LumaImage& image, Seed seed, const GrowParams& params, int runs,
-                             std::vector<uint8_t>& filled) const
-    {
-        void* prepared = prepare_(image.luma.data(), image.width, image.height);
-        filled.assign(image.luma.size(), 0);
-        std::vector<uint8_t> scratch(image.luma.size());
-        std::vector<double> milliseconds;
-        for (int r = 0; r < runs; ++r)
-            milliseconds.push_back(run_(prepared, seed.x, seed.y, params.lower, params.upper, params.connectivity,
-                                        r == 0 ? filled.data() : scratch.data()));
-        release_(prepared);
-        return milliseconds;
-    }
-
-private:
-    using Prepare = void* (*)(const uint16_t*, int, int);
-    using Run = double (*)(void*, int, int, uint32_t, uint32_t, int, uint8_t*);
-    using Release = void (*)(void*);
-
-    QLibrary library_;
-    std::string whyNot_;
-    Prepare prepare_ = nullptr;
-    Run run_ = nullptr;
-    Release release_ = nullptr;
-};
-
-// ---------------------------------------------------------------------------
-// Running a case
-
-class Bench {
-public:
-    Bench(const BenchSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
-          const LaunchFloor& floor, const GridBarrierFloor& barrierFloor, const FloodFillModule& floodFill)
-        : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor),
-          barrierFloor_(barrierFloor), floodFill_(floodFill) {}
-
-    BenchCase runCase(const BenchImage& input, const std::vector<Seed>& seeds, Mode mode)
-    {
-        const LumaImage& image = input.image;
-        BenchCase result;
-        result.image = input.name;
-        result.width = image.width;
-        result.height = image.height;
-        result.seedCount = int(seeds.size());
-        result.mode = mode;
-        PipelineParams params;
-        params.grow = settings_.grow;
-        params.grow.mode = mode;
-
-        // The reference: the ground truth of every check, timed as it runs.
-        Measurement reference = baseline(Kind::Reference, "cpu-reference", "CPU reference");
-        GrowResultPtr truth;
-        std::vector<double> hostMs;
-        for (int r = 0; r < settings_.referenceRepeat; ++r) {
-            truth = runReferencePipeline(image, seeds, params);
-            hostMs.push_back(truth->hostMilliseconds);
-        }
-        reference.hostMs = spreadOf(hostMs);
-        reference.iterations = truth->iterations;
-        result.iterations = truth->iterations;
-        for (const RegionStats& region : truth->regions)
-            result.classified += region.count;
-        result.rows.push_back(reference);
-
-        // The fast CPU implementation.
-        Measurement fast = baseline(Kind::FastCpu, "fast-cpu",
-                                    "fast CPU, " + std::to_string(settings_.cpuThreads) + " threads");
-        hostMs.clear();
-        for (int r = 0; r < settings_.warmup + settings_.repeat; ++r) {
-            const auto start = Clock::now();
-            const GrowResult grown = growRegionsFastCpu(image.luma, image.width, image.height, seeds,
-                                                        params.grow, settings_.cpuThreads);
-            const double elapsed = millisecondsSince(start);
-            if (r == 0) {
-                fast.check = checkAgainst(*truth, grown);
-                fast.iterations = grown.iterations;
-            }
-            if (r >= settings_.warmup)
-                hostMs.push_back(elapsed);
-        }
-        fast.hostMs = spreadOf(hostMs);
-        result.rows.push_back(fast);
-
-        if (floodFill_.available() && mode == Mode::Range && seeds.size() == 1) {
-            Measurement flood = baseline(Kind::FloodFill, "opencv-floodfill", "cv::floodFill");
-            std::vector<uint8_t> filled;
-            std::vector<double> runs =
-                floodFill_.time(image, seeds[0], params.grow, settings_.warmup + settings_.repeat, filled);
-            flood.check.done = true;
-            for (size_t p = 0; p < filled.size(); ++p)
-                flood.check.differingPixels += (filled[p] != 0) != (truth->labels[p] == 1);
-            flood.hostMs = spreadOf(std::vector<double>(runs.begin() + settings_.warmup, runs.end()));
-            flood.iterations = truth->iterations; // a fill has no iterations; kept for the record
-            result.rows.push_back(flood);
-        }
-
-        const auto shared = std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image);
-        for (const GrowVariant& variant : variants_)
-            result.rows.push_back(runVariant(shared, seeds, params, variant, *truth));
-        computeRatios(result);
-        return result;
-    }
-
-private:
-    static Measurement baseline(Kind kind, const std::string& name, const std::string& label)
-    {
-        Measurement measurement;
-        measurement.kind = kind;
-        measurement.name = name;
-        measurement.label = label;
-        return measurement;
-    }
-
-    // A variant as a user meets it: the first click of a new session (the
-    // image uploaded, the buffers made), then the same click again and again
-    // on the resident session, each from the request to the box maps in host
-    // memory. The first click's result is the one checked.
-    Measurement runVariant(const std::shared_ptr<const LumaImage>& image, const std::vector<Seed>& seeds,
-                           const PipelineParams& params, const GrowVariant& variant, const GrowResult& truth)
-    {
-        Measurement measurement;
-        measurement.kind = Kind::Variant;
-        measurement.name = variant.text();
-        measurement.label = variantLabel(variant);
-        measurement.variant = variant;
-        measurement.expectedEqual = !variant.wrongOnPurpose();
-        measurement.deviceBytes = regionGrowingDeviceBytes(image->pixelCount(), seeds.size(), variant);
-        RunControl control;
-        control.timeoutSeconds = 3600;
-        std::vector<double> firstMs, hostMs, deviceMs, idleMs;
-        try {
-            // Warm-up sessions first: a runtime may compile on the first launch.
-            const int sessions = settings_.warmup + std::max(1, settings_.repeat / 2);
-            for (int r = 0; r < sessions; ++r) {
-                DeviceSession session(device_, image);
-                const ClickResultPtr first = session.click(seeds, params, variant, control);
-                if (r >= settings_.warmup)
-                    firstMs.push_back(first->hostMilliseconds);
-                if (r != sessions - 1)
-                    continue;
-                measurement.check = checkAgainst(truth, first->toGrowResult());
-                measurement.iterations = first->iterations;
-                for (int k = 0; k < settings_.warmup + settings_.repeat; ++k) {
-                    const ClickResultPtr run = session.click(seeds, params, variant, control);
-                    if (k < settings_.warmup)
-                        continue;
-                    hostMs.push_back(run->hostMilliseconds);
-                    deviceMs.push_back(kernelMilliseconds(run->timings));
-                    idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
-                }
-            }
-        } catch (const InputError& error) {
-            measurement.skipped = error.what(); // too large for the device: the bench goes on
-            return measurement;
-        } catch (const std::exception& error) {
-            measurement.skipped = error.what(); // a failure: reported, and the bench goes on
-            measurement.failed = true;
-            return measurement;
-        }
-        measurement.firstMs = spreadOf(firstMs);
-        measurement.hostMs = spreadOf(hostMs);
-        measurement.deviceMs = spreadOf(deviceMs);
-        measurement.idleMs = spreadOf(idleMs);
-        return measurement;
-    }
-
-    void computeRatios(BenchCase& result) const
-    {
-        auto find = [&](auto predicate) -> const Measurement* {
-            for (const Measurement& row : result.rows)
-                if (row.skipped.empty() && predicate(row))
-                    return &row;
-            return nullptr;
-        };
-        const Measurement* reference = find([](const Measurement& m) { return m.kind == Kind::Reference; });
-        const Measurement* fast = find([](const Measurement& m) { return m.kind == Kind::FastCpu; });
-        const Measurement* flood = find([](const Measurement& m) { return m.kind == Kind::FloodFill; });
-        auto speedup = [](const Measurement* base, const Measurement& row) -> std::optional<double> {
-            if (!base || row.hostMs.median <= 0)
-                return std::nullopt;
-            return base->hostMs.median / row.hostMs.median;
-        };
-        for (Measurement& row : result.rows) {
-            if (!row.skipped.empty())
-                continue;
-            row.speedupOverReference = speedup(reference, row);
-            if (row.kind == Kind::Reference)
-                continue;
-            row.speedupOverFastCpu = speedup(fast, row);
-            if (row.kind != Kind::Variant)
-                continue;
-            row.speedupOverFloodFill = speedup(flood, row);
-            const Measurement* hostSync = find([&](const Measurement& m) {
-                return m.kind == Kind::Variant && m.variant.driver == Driver::HostSync &&
-                       m.variant.frontier == row.variant.frontier &&
-                       m.variant.collectives == row.variant.collectives && m.variant.tile == row.variant.tile;
-            });
-            row.speedupOverHostSync = speedup(hostSync, row);
-            if (row.iterations > 0 && floor_.pipelinedUs.median > 0)
-                row.perIterationOverFloor =
-                    row.hostMs.median * 1000.0 / row.iterations / floor_.pipelinedUs.median;
-            if (row.variant.fusion != Fusion::None && row.iterations > 0 && row.deviceMs && barrierFloor_.fusedUs &&
-                barrierFloor_.fusedUs->median > 0)
-                row.perLevelOverBarrier =
-                    row.deviceMs->median * 1000.0 / row.iterations / barrierFloor_.fusedUs->median;
-        }
-    }
-
-    const BenchSettings& settings_;
-    ComputeDevice& device_;
-    const std::vector<GrowVariant> variants_;
-    const LaunchFloor floor_;
-    const GridBarrierFloor barrierFloor_;
-    const FloodFillModule& floodFill_;
-};
 
 // ---------------------------------------------------------------------------
 // Output
@@ -559,17 +224,6 @@ std::string ratioText(const std::optional<double>& ratio)
 std::string seedsText(int count)
 {
     return std::to_string(count) + (count == 1 ? " seed" : " seeds");
-}
-
-double perIterationUs(const Measurement& row)
-{
-    return row.iterations ? row.hostMs.median * 1000.0 / row.iterations : 0;
-}
-
-double megapixelsPerSecond(const Measurement& row, const BenchCase& benchCase)
-{
-    const double pixels = double(benchCase.width) * double(benchCase.height);
-    return row.hostMs.median > 0 ? pixels / (row.hostMs.median * 1000.0) : 0;
 }
 
 struct Column {
@@ -886,26 +540,6 @@ std::string hostProcessor()
     return "unknown processor";
 }
 
-// Whether the device holds a run of this image with the chosen variants
-// (the buffers regionGrowingDeviceBytes counts); the reason when not.
-std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::string& name, size_t seedCount,
-                                             const std::vector<GrowVariant>& variants, const DeviceInfo& device)
-{
-    uint64_t smallest = UINT64_MAX;
-    for (const GrowVariant& variant : variants)
-        smallest = std::min(smallest, regionGrowingDeviceBytes(image.pixelCount(), seedCount, variant));
-    const uint64_t largestBuffer = image.pixelCount() * 4;
-    if (smallest <= device.globalMemoryBytes && largestBuffer <= device.maxAllocationBytes)
-        return std::nullopt;
-    std::ostringstream reason;
-    reason << name << " " << image.width << "x" << image.height << " skipped: it needs "
-           << smallest / (1024 * 1024) << " MiB of device memory (largest buffer "
-           << largestBuffer / (1024 * 1024) << " MiB); " << device.name << " has "
-           << device.globalMemoryBytes / (1024 * 1024) << " MiB, at most "
-           << device.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
-    return reason.str();
-}
-
 } // namespace
 
 bool runBench(const std::vector<std::string>& arguments)
@@ -919,7 +553,7 @@ bool runBench(const std::vector<std::string>& arguments)
     if (!settings.samplesDirectory.isEmpty())
         samples = sampleFiles(settings.samplesDirectory);
     ComputeDevice device(deviceInfo);
-    const FloodFillModule floodFill; // after the device: see FloodFillModule
+    const bench::FloodFillBaseline floodFill; // after the device: see FloodFillBaseline.h
     std::ostream& out = std::cout;
 
     out << "device: " << deviceInfo.id() << " " << deviceInfo.name << " (" << deviceInfo.platformName << ", "
@@ -947,7 +581,7 @@ bool runBench(const std::vector<std::string>& arguments)
            "level of a\n"
            "  fused row over the grid barrier floor of the fused grid\n";
 
-    Bench bench(settings, device, variants, floor, barrierFloor, floodFill);
+    bench::CaseBench measuring(settings, device, variants, floor, barrierFloor, floodFill);
     std::vector<BenchCase> cases;
     std::vector<std::string> skipped;
     bool allEqual = true;
@@ -959,17 +593,16 @@ bool runBench(const std::vector<std::string>& arguments)
                 out << "\n" << skipped.back() << "\n";
                 continue;
             }
-            if (auto reason = tooLargeForDevice(input.image, input.name, seeds.size(), variants, deviceInfo)) {
+            if (auto reason = bench::tooLargeForDevice(input.image, input.name, seeds.size(), variants, deviceInfo)) {
                 skipped.push_back(*reason);
                 out << "\n" << *reason << "\n";
                 return;
             }
             for (Mode mode : settings.modes) {
-                cases.push_back(bench.runCase(input, seeds, mode));
+                cases.push_back(measuring.runCase(input.name, input.image, seeds, mode));
                 printCase(out, cases.back());
                 for (const Measurement& row : cases.back().rows)
-                    if (row.kind != Kind::Reference && row.expectedEqual &&
-                        (row.failed || (row.skipped.empty() && !row.check.ok())))
+                    if (bench::rowFailed(row))
                         allEqual = false;
             }
         }
