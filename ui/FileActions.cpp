@@ -43,7 +43,13 @@ QString describeImage(const LumaImage& image)
         .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
 }
 
-bool isSessionFile(const QString& path) { return QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0; }
+// Sessions: .rgx (their own MIME type, application/x-rgx-session), or .json
+// as RGX saved them before it had one.
+bool isSessionFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("rgx") || suffix == QLatin1String("json");
+}
 
 bool isSeedsFile(const QString& path)
 {
@@ -381,7 +387,7 @@ void FileActions::chooseOpenImage()
 {
     const QString path = QFileDialog::getOpenFileName(
         window_, QStringLiteral("Open image"), dialogDirectory("open"),
-        QStringLiteral("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm);;Sessions (*.json);;All files (*)"));
+        QStringLiteral("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm);;Sessions (*.rgx *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     rememberDirectory("open", path);
@@ -411,7 +417,7 @@ void FileActions::chooseExportSeeds()
 void FileActions::chooseOpenSession()
 {
     const QString path = QFileDialog::getOpenFileName(window_, QStringLiteral("Open session"), dialogDirectory("session"),
-                                                      QStringLiteral("RGX sessions (*.json);;All files (*)"));
+                                                      QStringLiteral("RGX sessions (*.rgx *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     rememberDirectory("session", path);
@@ -423,11 +429,11 @@ void FileActions::chooseSaveSession(bool askForName)
     QString path = sessionPath_;
     if (askForName || path.isEmpty()) {
         path = QFileDialog::getSaveFileName(window_, QStringLiteral("Save session"), dialogDirectory("session"),
-                                            QStringLiteral("RGX sessions (*.json)"));
+                                            QStringLiteral("RGX sessions (*.rgx)"));
         if (path.isEmpty())
             return;
         if (QFileInfo(path).suffix().isEmpty())
-            path += QStringLiteral(".json");
+            path += QStringLiteral(".rgx");
         rememberDirectory("session", path);
     }
     saveSession(path);

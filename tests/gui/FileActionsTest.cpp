@@ -273,6 +273,12 @@ void FileActionsTest::openFileChoosesByTheSuffix()
     QVERIFY(document_->seeds().empty());
     QVERIFY(files_->openFile(path("session.json")));
     QCOMPARE(document_->seeds().size(), size_t(1));
+    // .rgx, the suffix of the session MIME type, opens as a session too.
+    QVERIFY(files_->saveSession(path("session.rgx")));
+    QVERIFY(files_->openFile(writeImage("third.png")));
+    QVERIFY(document_->seeds().empty());
+    QVERIFY(files_->openFile(path("session.rgx")));
+    QCOMPARE(document_->seeds().size(), size_t(1));
 }
 
 QTEST_MAIN(FileActionsTest)
