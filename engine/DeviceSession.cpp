@@ -69,8 +69,11 @@ void DeviceSession::describeRun(Result& result, const GrowRun& run, const GrowVa
     result.variant = variant.text();
 }
 
-// The stages a run needs, their programs built.
+// The stages of one request, each made once: making a stage checks its part
+// of the request and builds its programs.
 struct DeviceSession::Prepared {
+    std::string prefilterKey;           // prefilterText of the request's prefilter
+    std::unique_ptr<RegionGrowing> regionGrowing;
     std::unique_ptr<BoxMean> boxMean;   // null when the prefilter is none or unchanged
     std::unique_ptr<Gaussian> gaussian;
     std::unique_ptr<DensityFilter> density;
@@ -96,15 +99,17 @@ DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, c
                                                const GrowVariant& variant)
 {
     const LumaImage& image = *image_;
-    // Everything a user can get wrong is reported before anything runs.
-    checkGrowInputs(device_.info(), image.width, image.height, seeds, params.grow, variant);
-    checkFilters(params);
-    // Programs are built (or loaded) first, before any other thread starts:
-    // the host time counts from the first command of the run to its result,
-    // and a runtime's compiler may load libraries the first time it runs.
+    // Everything a user can get wrong is reported before anything runs (the
+    // region growing's inputs first, then the filters), and programs are
+    // built (or loaded) before any other thread starts: the host time counts
+    // from the first command of the run to its result, and a runtime's
+    // compiler may load libraries the first time it runs.
     Prepared prepared;
+    prepared.regionGrowing =
+        std::make_unique<RegionGrowing>(device_, image.width, image.height, seeds, params.grow, variant);
     const PrefilterSpec& pre = params.prefilter;
-    if (pre.kind != PrefilterSpec::Kind::None && prefilterText(pre) != filteredKey_) {
+    prepared.prefilterKey = prefilterText(pre);
+    if (pre.kind != PrefilterSpec::Kind::None && prepared.prefilterKey != filteredKey_) {
         if (pre.kind == PrefilterSpec::Kind::BoxMean)
             prepared.boxMean = std::make_unique<BoxMean>(device_, pre.size, parseBoxMeanVariant(pre.variant));
         else
@@ -114,19 +119,16 @@ DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, c
     if (post.enabled)
         prepared.density =
             std::make_unique<DensityFilter>(device_, post.window, post.minimum, parseDensityVariant(post.variant));
-    buildGrowPrograms(device_, variant, params.grow, seeds.size());
     return prepared;
 }
 
-DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<Seed>& seeds,
-                                         const PipelineParams& params, const GrowVariant& variant,
-                                         const RunControl& control)
+DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const PipelineParams& params, const RunControl& control)
 {
     Grown grown;
     grown.start = Clock::now();
     const LumaImage& image = *image_;
     const PrefilterSpec& pre = params.prefilter;
-    const std::string key = prefilterText(pre);
+    const std::string& key = prepared.prefilterKey;
     std::unique_ptr<BoxMean>& boxMean = prepared.boxMean;
     std::unique_ptr<Gaussian>& gaussian = prepared.gaussian;
 
@@ -150,7 +152,7 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
     if (!state_)
         state_ = std::make_unique<GrowState>(device_, image.width, image.height);
     state_->setLuma(*grown.luma, key, grown.timings);
-    grown.run = growRegions(*state_, *grown.luma, seeds, params.grow, variant, control, grown.timings);
+    grown.run = prepared.regionGrowing->run(*state_, *grown.luma, control, grown.timings);
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
     return grown;
 }
@@ -167,7 +169,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
     auto stampMap = std::async(std::launch::async,
                                [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
-    Grown grown = grow(prepared, seeds, params, variant, control);
+    Grown grown = grow(prepared, params, control);
 
     GrowResult result;
     result.width = image.width;
@@ -200,7 +202,7 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
         throw InputError("a click returns the box maps of region growing; the postfilter " +
                          postfilterText(params.postfilter) + " needs the full maps (run the whole pipeline)");
     Prepared prepared = prepare(seeds, params, variant);
-    Grown grown = grow(prepared, seeds, params, variant, control);
+    Grown grown = grow(prepared, params, control);
     ClickResult result;
     result.maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
                                   grown.timings);

@@ -1,14 +1,18 @@
-// A resident device session: one image on one device, kept there between
-// runs. The image (and its prefiltered luma) is uploaded once, the maps,
-// queues and counters are reused, a run resets only what the previous one
-// touched, and a click reads back only the box of its classified pixels in
-// the narrowest types, into recycled pinned memory. So a click costs its own
+// The device pipeline of DESIGN.md, resident: one image on one device,
+// kept there between runs. A request goes one way: the session makes the
+// stages it needs (each checks its part and builds its programs), then runs
+// them in order; region growing runs its variant's driver (stages/grow/).
+// The image (and its prefiltered luma) is uploaded once, the maps, queues
+// and counters are reused, a run resets only what the previous one touched,
+// and a click reads back only the box of its classified pixels in the
+// narrowest types, into recycled pinned memory. So a click costs its own
 // work, not the image's size. Opening another image or device means another
 // session; destroying it releases everything.
 #pragma once
 
 #include "Image.h"
-#include "Pipeline.h"
+#include "PipelineParams.h"
+#include "RunControl.h"
 #include "Result.h"
 #include "Seeds.h"
 #include "Variant.h"
@@ -35,7 +39,8 @@ public:
     const LumaImage& image() const { return *image_; }
     const std::shared_ptr<const LumaImage>& sharedImage() const { return image_; }
 
-    // The whole pipeline of DESIGN.md with full maps (as runDevicePipeline).
+    // The whole pipeline of DESIGN.md with full maps (runDevicePipeline is
+    // this on a session used once).
     // Throws InputError, OpenClError, RunInterrupted.
     GrowResultPtr run(const std::vector<Seed>& seeds, const PipelineParams& params,
                       const GrowVariant& variant, const RunControl& control = {});
@@ -52,8 +57,7 @@ private:
     struct Prepared;
     struct Grown;
     Prepared prepare(const std::vector<Seed>& seeds, const PipelineParams& params, const GrowVariant& variant);
-    Grown grow(Prepared& prepared, const std::vector<Seed>& seeds, const PipelineParams& params,
-               const GrowVariant& variant, const RunControl& control);
+    Grown grow(Prepared& prepared, const PipelineParams& params, const RunControl& control);
     template <typename Result>
     void describeRun(Result& result, const GrowRun& run, const GrowVariant& variant) const;
 

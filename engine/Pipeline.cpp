@@ -1,5 +1,5 @@
-// The pipeline of DESIGN.md put together, for the CPU reference and for a
-// device with a variant: prefilter -> region growing -> postfilter.
+// The pipeline of DESIGN.md put together on the CPU reference, and the
+// device pipeline used once: prefilter -> region growing -> postfilter.
 #include "Pipeline.h"
 #include "Device.h"
 #include "DeviceSession.h"
@@ -8,37 +8,12 @@
 #include "reference/DensityFilterReference.h"
 #include "reference/GaussianReference.h"
 #include "reference/RegionGrowingReference.h"
-#include "stages/StageVariants.h"
 
 #include <chrono>
 #include <memory>
-#include <sstream>
 
 namespace rgx {
 namespace {
-
-int parseWhole(const std::string& text, const std::string& what, const std::string& whole,
-               long smallest, long largest)
-{
-    try {
-        size_t used = 0;
-        const long value = std::stol(text, &used);
-        if (used == text.size() && value >= smallest && value <= largest)
-            return int(value);
-    } catch (const std::exception&) {
-    }
-    throw InputError("bad " + what + " in '" + whole + "' (expected a whole number from " +
-                     std::to_string(smallest) + " to " + std::to_string(largest) + ")");
-}
-
-std::vector<std::string> splitColons(const std::string& text)
-{
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ':');)
-        parts.push_back(part);
-    return parts;
-}
 
 double millisecondsSince(std::chrono::steady_clock::time_point start)
 {
@@ -46,106 +21,6 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
 }
 
 } // namespace
-
-void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma)
-{
-    for (RegionStats& region : result.regions)
-        region = {};
-    for (size_t p = 0; p < result.labels.size(); ++p) {
-        const uint16_t k = result.labels[p];
-        if (k == 0 || k > result.regions.size())
-            continue;
-        result.regions[k - 1u].count += 1;
-        result.regions[k - 1u].sum += luma[p];
-    }
-}
-
-PrefilterSpec parsePrefilter(const std::string& text)
-{
-    PrefilterSpec spec;
-    if (text == "none")
-        return spec;
-    const std::vector<std::string> parts = splitColons(text);
-    if ((parts.size() == 2 || parts.size() == 3) && parts[0] == "boxmean") {
-        spec.kind = PrefilterSpec::Kind::BoxMean;
-        spec.size = parseWhole(parts[1], "window size", text, 1, maxBoxMeanWindow);
-        spec.variant = parts.size() == 3 ? parts[2] : std::string();
-        parseBoxMeanVariant(spec.variant);
-        return spec;
-    }
-    if ((parts.size() == 2 || parts.size() == 3) && parts[0] == "gaussian") {
-        spec.kind = PrefilterSpec::Kind::Gaussian;
-        spec.size = parseWhole(parts[1], "radius", text, 1, maxGaussianRadius);
-        spec.variant = parts.size() == 3 ? parts[2] : std::string();
-        parseGaussianVariant(spec.variant);
-        return spec;
-    }
-    throw InputError("unknown prefilter '" + text +
-                     "' (expected none, boxmean:W or gaussian:R, optionally with :VARIANT)");
-}
-
-PostfilterSpec parsePostfilter(const std::string& text)
-{
-    PostfilterSpec spec;
-    if (text == "none")
-        return spec;
-    const std::vector<std::string> parts = splitColons(text);
-    if ((parts.size() == 3 || parts.size() == 4) && parts[0] == "density") {
-        spec.enabled = true;
-        spec.window = parseWhole(parts[1], "window size", text, 1, 1000000);
-        spec.minimum = parseWhole(parts[2], "minimum count", text, 0, 1000000);
-        spec.variant = parts.size() == 4 ? parts[3] : std::string();
-        parseDensityVariant(spec.variant);
-        return spec;
-    }
-    throw InputError("unknown postfilter '" + text +
-                     "' (expected none or density:W:MIN, optionally with :VARIANT)");
-}
-
-std::string prefilterText(const PrefilterSpec& spec)
-{
-    const std::string variant = spec.variant.empty() ? std::string() : ":" + spec.variant;
-    switch (spec.kind) {
-    case PrefilterSpec::Kind::None: return "none";
-    case PrefilterSpec::Kind::BoxMean: return "boxmean:" + std::to_string(spec.size) + variant;
-    case PrefilterSpec::Kind::Gaussian: return "gaussian:" + std::to_string(spec.size) + variant;
-    }
-    return "none";
-}
-
-std::string postfilterText(const PostfilterSpec& spec)
-{
-    if (!spec.enabled)
-        return "none";
-    return "density:" + std::to_string(spec.window) + ":" + std::to_string(spec.minimum) +
-           (spec.variant.empty() ? std::string() : ":" + spec.variant);
-}
-
-void checkFilters(const PipelineParams& params)
-{
-    const PrefilterSpec& pre = params.prefilter;
-    if (pre.kind == PrefilterSpec::Kind::BoxMean) {
-        parseBoxMeanVariant(pre.variant);
-        if (pre.size < 1 || pre.size > maxBoxMeanWindow)
-            throw InputError("boxmean window " + std::to_string(pre.size) + " is outside 1.." +
-                             std::to_string(maxBoxMeanWindow) +
-                             " (larger windows could overflow the 32-bit integral image)");
-    } else if (pre.kind == PrefilterSpec::Kind::Gaussian) {
-        parseGaussianVariant(pre.variant);
-        if (pre.size < 1 || pre.size > maxGaussianRadius)
-            throw InputError("gaussian radius " + std::to_string(pre.size) + " is outside 1.." +
-                             std::to_string(maxGaussianRadius) +
-                             " (the exact weighted sums of 16-bit luma must fit in 64 bits)");
-    }
-    const PostfilterSpec& post = params.postfilter;
-    if (post.enabled) {
-        parseDensityVariant(post.variant);
-        if (post.window < 1)
-            throw InputError("density window " + std::to_string(post.window) + " must be at least 1");
-        if (post.minimum < 0)
-            throw InputError("density minimum " + std::to_string(post.minimum) + " must not be negative");
-    }
-}
 
 GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<Seed>& seeds,
                                    const PipelineParams& params)

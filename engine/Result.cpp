@@ -117,4 +117,17 @@ ResultDiff compareResults(const GrowResult& expected, const GrowResult& actual)
     return diff;
 }
 
+void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma)
+{
+    for (RegionStats& region : result.regions)
+        region = {};
+    for (size_t p = 0; p < result.labels.size(); ++p) {
+        const uint16_t k = result.labels[p];
+        if (k == 0 || k > result.regions.size())
+            continue;
+        result.regions[k - 1u].count += 1;
+        result.regions[k - 1u].sum += luma[p];
+    }
+}
+
 } // namespace rgx

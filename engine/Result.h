@@ -123,4 +123,8 @@ struct ResultDiff {
 };
 ResultDiff compareResults(const GrowResult& expected, const GrowResult& actual);
 
+// Region counts and sums of the pixels still classified, on the luma the
+// regions grew on: after the postfilter, identically for reference and device.
+void recountRegions(GrowResult& result, const std::vector<uint16_t>& luma);
+
 } // namespace rgx

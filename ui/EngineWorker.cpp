@@ -120,10 +120,82 @@ GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
 }
 
 namespace {
+
 // A long run sends a picture of its regions every partialPictureMs, of at
 // most partialPictureLimit pixels (every few pixels of a larger image).
 constexpr qint64 partialPictureMs = 250;
 constexpr uint64_t partialPictureLimit = uint64_t(2048) * 2048; // a preview: more than a screen shows
+
+// The maps so far as a result of their own: the image's size, or every
+// step-th pixel of every step-th row (a result step times smaller each way).
+GrowResultPtr partialPicture(const BoxMaps& maps, int step, uint32_t iteration)
+{
+    auto partial = std::make_shared<GrowResult>();
+    if (step == 1) {
+        partial->width = maps.width;
+        partial->height = maps.height;
+        maps.widen(partial->labels, partial->stamps);
+    } else {
+        // The engine sampled every step-th pixel: one result pixel each.
+        partial->width = (maps.width + step - 1) / step;
+        partial->height = (maps.height + step - 1) / step;
+        partial->labels.assign(size_t(partial->width) * size_t(partial->height), 0);
+        partial->stamps.assign(partial->labels.size(), unclassifiedStamp);
+        for (int y = maps.y0 / step; y < partial->height && y * step < maps.y0 + maps.boxHeight * step; ++y)
+            for (int x = maps.x0 / step; x < partial->width && x * step < maps.x0 + maps.boxWidth * step; ++x) {
+                const size_t i = size_t(y) * size_t(partial->width) + size_t(x);
+                partial->labels[i] = maps.label(x * step, y * step);
+                partial->stamps[i] = maps.stamp(x * step, y * step);
+            }
+    }
+    partial->iterations = iteration;
+    return partial;
+}
+
+// What a run hands the engine beside the request: Cancel, the time limit,
+// and the feedback of a long run as the worker's signals: progress (a few
+// a second are enough for the status bar and do not flood the GUI's event
+// queue) and, once a run has lasted a while, pictures of its regions.
+class LiveFeedback {
+public:
+    LiveFeedback(EngineWorker& worker, const RunRequest& request, const std::atomic<bool>& cancel) : id_(request.id)
+    {
+        control_.cancel = &cancel;
+        control_.timeoutSeconds = request.timeoutSeconds;
+        sinceProgress_.start();
+        sincePartial_.start();
+        control_.progress = [this, &worker](uint32_t iteration, uint64_t frontierSize) {
+            if (firstProgress_ || sinceProgress_.elapsed() >= 40) {
+                firstProgress_ = false;
+                sinceProgress_.restart();
+                emit worker.runProgress(id_, iteration, frontierSize);
+            }
+        };
+        // On images over partialPictureLimit pixels every step-th pixel of
+        // every step-th row (the window scales them back up).
+        int step = 1;
+        while (request.image->pixelCount() / uint64_t(step * step) > partialPictureLimit)
+            ++step;
+        control_.partialStep = step;
+        control_.partialWanted = [this] { return sincePartial_.elapsed() >= partialPictureMs; };
+        control_.partial = [this, &worker, step](const BoxMaps& maps, uint32_t iteration) {
+            emit worker.runPartial(id_, partialPicture(maps, step, iteration));
+            sincePartial_.restart();
+        };
+    }
+    LiveFeedback(const LiveFeedback&) = delete;
+    LiveFeedback& operator=(const LiveFeedback&) = delete;
+
+    const RunControl& control() const { return control_; }
+
+private:
+    const quint64 id_;
+    RunControl control_;
+    QElapsedTimer sinceProgress_;
+    QElapsedTimer sincePartial_;
+    bool firstProgress_ = true;
+};
+
 } // namespace
 
 void EngineWorker::run(const RunRequest& request)
@@ -145,59 +217,13 @@ void EngineWorker::run(const RunRequest& request)
     RunFailure failure;
     failure.id = request.id;
     try {
+        // The request goes one way: to the session of its image and device
+        // (the device pipeline), which runs the stages, each its driver.
         DeviceSession& session = sessionFor(request.deviceId, request.image);
-        RunControl control;
-        control.cancel = &cancel_;
-        control.timeoutSeconds = request.timeoutSeconds;
-        // Progress comes once per iteration; a few signals a second are enough
-        // for the status bar and do not flood the GUI's event queue.
-        QElapsedTimer sinceLast;
-        sinceLast.start();
-        bool first = true;
-        const quint64 id = request.id;
-        control.progress = [&, id](uint32_t iteration, uint64_t frontierSize) {
-            if (first || sinceLast.elapsed() >= 40) {
-                first = false;
-                sinceLast.restart();
-                emit runProgress(id, iteration, frontierSize);
-            }
-        };
-        // Partial pictures a few times a second, once a run has lasted a
-        // while; on images over partialPictureLimit pixels every step-th
-        // pixel of every step-th row (the window scales them back up).
-        QElapsedTimer sincePartial;
-        sincePartial.start();
-        int step = 1;
-        while (request.image->pixelCount() / uint64_t(step * step) > partialPictureLimit)
-            ++step;
-        control.partialWanted = [&] { return sincePartial.elapsed() >= partialPictureMs; };
-        control.partialStep = step;
-        control.partial = [&, id, step](const BoxMaps& maps, uint32_t iteration) {
-            auto partial = std::make_shared<GrowResult>();
-            if (step == 1) {
-                partial->width = maps.width;
-                partial->height = maps.height;
-                maps.widen(partial->labels, partial->stamps);
-            } else {
-                // The engine sampled every step-th pixel: one result pixel each.
-                partial->width = (maps.width + step - 1) / step;
-                partial->height = (maps.height + step - 1) / step;
-                partial->labels.assign(size_t(partial->width) * size_t(partial->height), 0);
-                partial->stamps.assign(partial->labels.size(), unclassifiedStamp);
-                for (int y = maps.y0 / step; y < partial->height && y * step < maps.y0 + maps.boxHeight * step; ++y)
-                    for (int x = maps.x0 / step; x < partial->width && x * step < maps.x0 + maps.boxWidth * step; ++x) {
-                        const size_t i = size_t(y) * size_t(partial->width) + size_t(x);
-                        partial->labels[i] = maps.label(x * step, y * step);
-                        partial->stamps[i] = maps.stamp(x * step, y * step);
-                    }
-            }
-            partial->iterations = iteration;
-            emit runPartial(id, std::move(partial));
-            sincePartial.restart();
-        };
+        const LiveFeedback feedback(*this, request, cancel_);
         RunOutcome outcome;
         outcome.request = request;
-        outcome.result = session.run(request.seeds, request.params, request.variant, control);
+        outcome.result = session.run(request.seeds, request.params, request.variant, feedback.control());
         if (request.withReference && !cancel_.load()) {
             outcome.reference = referenceFor(request);
             outcome.diff = std::make_shared<const ResultDiff>(

@@ -3,7 +3,7 @@
 // (kernels/binary_search.cl). Verified against std::lower_bound.
 #pragma once
 
-#include "Pipeline.h"
+#include "RunControl.h"
 #include "Timing.h"
 #include "Variant.h"
 #include <cstdint>

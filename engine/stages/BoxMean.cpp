@@ -3,7 +3,7 @@
 #include "BoxMean.h"
 #include "Device.h"
 #include "Errors.h"
-#include "Pipeline.h"
+#include "PipelineParams.h"
 #include "StageSupport.h"
 #include "TimingLog.h"
 

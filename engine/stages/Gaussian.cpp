@@ -2,7 +2,7 @@
 #include "Gaussian.h"
 #include "Device.h"
 #include "Errors.h"
-#include "Pipeline.h"
+#include "PipelineParams.h"
 #include "StageSupport.h"
 #include "TimingLog.h"
 

@@ -1,6 +1,6 @@
-// The region-growing stage: its input checks, its programs built ahead of
-// a run, the device memory it needs, and one run: started, seeded, grown by
-// the variant's driver (stages/grow/), summarised.
+// The region-growing stage: its input checks and programs (made once per
+// request), the device memory it needs, and a run: started, seeded, grown
+// by the variant's driver (stages/grow/), summarised.
 #include "RegionGrowing.h"
 #include "Device.h"
 #include "Errors.h"
@@ -33,24 +33,9 @@ std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles)
 
 } // namespace grow
 
-void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const GrowParams& params,
-                       size_t regions)
-{
-    sessionKernels(device);
-    if (variant.fusion == Fusion::Tiles && tilesApply(params, regions)) {
-        size_t workGroup = 0;
-        grow::tileKernels(device, grow::labelsFixed(params, regions), workGroup);
-    } else {
-        grow::LevelGeometry geometry;
-        grow::levelKernels(device, grow::levelVariant(variant), geometry);
-    }
-}
+namespace {
 
-bool tilesApply(const GrowParams& params, size_t regions)
-{
-    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
-}
-
+// Everything about the inputs a user can get wrong (InputError).
 void checkGrowInputs(const DeviceInfo& info, int width, int height, const std::vector<Seed>& seeds,
                      const GrowParams& params, const GrowVariant& variant)
 {
@@ -72,6 +57,13 @@ void checkGrowInputs(const DeviceInfo& info, int width, int height, const std::v
             message << " (and RGX handles images of fewer than 2^31 pixels)";
         throw InputError(message.str());
     }
+}
+
+} // namespace
+
+bool tilesApply(const GrowParams& params, size_t regions)
+{
+    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
 }
 
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
@@ -96,13 +88,31 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     return bytes;
 }
 
-GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const std::vector<Seed>& seeds,
-                    const GrowParams& params, const GrowVariant& variant, const RunControl& control,
-                    TimingLog& timings)
+RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::vector<Seed> seeds,
+                             const GrowParams& params, const GrowVariant& variant)
+    : device_(device), seeds_(std::move(seeds)), params_(params), variant_(variant)
 {
-    const DeviceInfo& info = state.device().info();
-    checkGrowInputs(info, state.width(), state.height(), seeds, params, variant);
-    const bool tiles = variant.fusion == Fusion::Tiles && tilesApply(params, seeds.size());
+    checkGrowInputs(device.info(), width, height, seeds_, params_, variant_);
+    tiles_ = variant_.fusion == Fusion::Tiles && tilesApply(params_, seeds_.size());
+    // The programs a run will use, built now so that its time does not include them.
+    sessionKernels(device);
+    if (tiles_) {
+        size_t workGroup = 0;
+        grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
+    } else {
+        grow::LevelGeometry geometry;
+        grow::levelKernels(device, grow::levelVariant(variant_), geometry);
+    }
+}
+
+GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint16_t>& luma, const RunControl& control,
+                           TimingLog& timings) const
+{
+    const DeviceInfo& info = device_.info();
+    const std::vector<Seed>& seeds = seeds_;
+    const GrowParams& params = params_;
+    const GrowVariant& variant = variant_;
+    const bool tiles = tiles_;
     // The run holds the host memory that non-blocking writes read from (the
     // seeds, the first totals): a run that stops half-way (an error, Cancel,
     // the time limit) may leave such commands in the queue, so it waits for

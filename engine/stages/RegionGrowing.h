@@ -1,5 +1,5 @@
 // The region-growing stage on an OpenCL device, on the buffers of a
-// GrowState: its checks, its programs and one run. How a run steps through
+// GrowState: its checks, its programs and its runs. How a run steps through
 // its iterations is its driver's business, one type per driver in
 // stages/grow/ (GrowDriver.h lists them). The maps stay on the device; the
 // run returns where the classified pixels are and the region statistics.
@@ -7,7 +7,7 @@
 
 #include "GrowParams.h"
 #include "GrowState.h"
-#include "Pipeline.h"
+#include "RunControl.h"
 #include "Result.h"
 #include "Seeds.h"
 #include "Variant.h"
@@ -37,23 +37,32 @@ struct GrowRun {
     std::vector<KernelReport> kernels;
 };
 
-// Everything about the inputs a user can get wrong, before anything runs:
-// throws InputError (seeds, connectivity, a variant the device cannot run,
-// an image too large for the device).
-void checkGrowInputs(const DeviceInfo& device, int width, int height, const std::vector<Seed>& seeds,
-                     const GrowParams& params, const GrowVariant& variant);
+// The stage, made for one request: the pipeline makes it (which checks the
+// request and builds its programs), then runs it.
+class RegionGrowing {
+public:
+    // Everything about the inputs a user can get wrong is checked before
+    // anything runs: throws InputError (seeds, connectivity, a variant the
+    // device cannot run, an image too large for the device). Then the
+    // programs a run will use are built (or loaded), so that its time does
+    // not include them: throws OpenClError with the build log.
+    RegionGrowing(ComputeDevice& device, int width, int height, std::vector<Seed> seeds, const GrowParams& params,
+                  const GrowVariant& variant);
 
-// Builds (or loads) the programs a run will use, so that its time does not
-// include them. Throws OpenClError with the build log.
-void buildGrowPrograms(ComputeDevice& device, const GrowVariant& variant, const GrowParams& params,
-                       size_t regions);
+    // One run on the luma the state holds (`luma` is the same on the host,
+    // for the seeds' values), by the variant's driver (stages/grow/).
+    // Throws OpenClError, RunInterrupted (cancel, timeout). Appends its
+    // commands to `timings`.
+    GrowRun run(GrowState& state, const std::vector<uint16_t>& luma, const RunControl& control,
+                TimingLog& timings) const;
 
-// Runs on the luma the state holds (`luma` is the same on the host, for
-// the seeds' values). Throws InputError (as above), OpenClError,
-// RunInterrupted (cancel, timeout). Appends its commands to `timings`.
-GrowRun growRegions(GrowState& state, const std::vector<uint16_t>& luma, const std::vector<Seed>& seeds,
-                    const GrowParams& params, const GrowVariant& variant, const RunControl& control,
-                    TimingLog& timings);
+private:
+    ComputeDevice& device_;
+    std::vector<Seed> seeds_;
+    GrowParams params_;
+    GrowVariant variant_;
+    bool tiles_ = false; // fusion=tiles grows by tiles (tilesApply)
+};
 
 // Whether fusion=tiles grows by tiles for these parameters: when no
 // decision looks at a mean (mode range, or one region in mode competitive).

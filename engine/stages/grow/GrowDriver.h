@@ -7,7 +7,7 @@
 //   FusedLevelsDriver.cpp   fusion=grid-barrier: many iterations per launch, a grid barrier between
 //   TiledDriver.cpp         fusion=tiles: many levels per grid barrier, inside tiles
 //
-// All work on the buffers of one Run (Run.h); growRegions
+// All work on the buffers of one Run (Run.h); RegionGrowing::run
 // (stages/RegionGrowing.cpp) starts the run, places the seeds, picks the
 // driver and summarises. A new driver is a new file and a line in pickDriver.
 #pragma once

@@ -54,7 +54,7 @@ struct Run {
     // last readCounters.
     std::vector<uint32_t> counters;
     // Sources of non-blocking writes (the seeds, the level drivers' first
-    // totals and deltas): they live as long as the run, and growRegions
+    // totals and deltas): they live as long as the run, and RegionGrowing::run
     // waits for the queue before a run that throws lets them go.
     std::vector<uint32_t> seedPixels, seedLuma;
     std::vector<uint32_t> totals, deltas;
