@@ -6,7 +6,7 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Builds the targets of tests/fuzz into build-fuzz/ and runs each for
-# SECONDS (default 60), starting from its seed corpus in tests/fuzz/corpus/
+# SECONDS (default 60), or until RGX_FUZZ_RUNS executions when that is set, starting from its seed corpus in tests/fuzz/corpus/
 # (new inputs go to build-fuzz/corpus/, the tree's corpus stays as it is).
 # Prints the executions per target; exit 0 when nothing was found, 1 with
 # the crashing input's path otherwise. Needs clang and libFuzzer (Debian:
@@ -38,12 +38,14 @@ for target in "${targets[@]}"; do
     corpus=build-fuzz/corpus/$target
     artifacts=build-fuzz/findings/$target/
     mkdir -p "$corpus" "$artifacts"
+    limits=(-max_total_time="$seconds")
+    [[ -n ${RGX_FUZZ_RUNS:-} ]] && limits+=(-runs="$RGX_FUZZ_RUNS")
     dictionary=()
     [[ -f tests/fuzz/$target.dict ]] && dictionary=(-dict="tests/fuzz/$target.dict")
     log=build-fuzz/$target.log
     status=0
     "build-fuzz/tests/fuzz/$target" "$corpus" "tests/fuzz/corpus/$target" "${dictionary[@]}" \
-        -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -timeout=20 \
+        "${limits[@]}" -max_len=65536 -rss_limit_mb=4096 -timeout=20 \
         -artifact_prefix="$artifacts" -print_final_stats=1 >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
