@@ -364,8 +364,14 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #error "the bitmap tile step needs RGX_WG_SIZE == RGX_TILE_SIDE == 32"
 #endif
 
+// Per-pixel arrays are rows of SIDE + 1 (ROW): a work-item that walks its
+// row and one that walks its column both meet a different bank each step.
+#define ROW (SIDE + 1)
+
 typedef struct {
-    uint stamp[SIDE * SIDE];      // the tile's new stamps
+    uint stamp[SIDE * ROW];       // the tile's new stamps
+    uint old[SIDE * ROW];         // its stamps in global memory when the step began
+    ushort region[SIDE * ROW];    // the region its luma takes, 0 for none (mode range; else 1)
     uint halo[4][SIDE + 2];       // stamps of the top and bottom rows (x -1..SIDE), left and right columns (y -1..SIDE)
     uint front[2][SIDE + 2];      // rows -1..SIDE of the pixels that joined at a level (even, odd); rows -1, SIDE stay 0
     uint inject[3][2];            // rows 0 and SIDE-1: pixels the top and bottom halo make join at a level (slot)
@@ -419,24 +425,36 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const int y0 = tile_y * SIDE;
     const int y = y0 + r;
 
+    // The tile's stamps and regions, a row at a time: work-item r reads
+    // column r, so that each row is one coalesced read.
+    const int gx_column = x0 + r;
+    for (int i = 0; i < SIDE; ++i) {
+        const int gy = y0 + i;
+        uint stamp = UNCLASSIFIED;
+        ushort region = 0;
+        if (gx_column < width && gy < height) {
+            const uint g = (uint)gy * (uint)width + (uint)gx_column;
+            stamp = stamps[g];
+            region = mode != RGX_MODE_RANGE
+                         ? 1
+                         : (ushort)first_region_in_range(luma[g], seed_luma, rule_all ? region_total : 1, lower,
+                                                         upper);
+        }
+        scratch->old[i * ROW + r] = stamp;
+        scratch->region[i * ROW + r] = region;
+    }
+    // Every work-item's column is in place.
+    barrier(CLK_LOCAL_MEM_FENCE);
     // Row r: its seeds, its mask (inside the image, not a seed, and a luma
     // the fixed rule accepts), the tile's stamps back to seeds only.
     uint seeds = 0, mask = 0;
     for (int x = 0; x < SIDE; ++x) {
-        const int gx = x0 + x;
-        uint stamp = UNCLASSIFIED;
-        if (gx < width && y < height) {
-            const uint g = (uint)y * (uint)width + (uint)gx;
-            stamp = stamps[g];
-            const bool accepted = mode != RGX_MODE_RANGE ||
-                                  first_region_in_range(luma[g], seed_luma, rule_all ? region_total : 1, lower,
-                                                        upper) != 0;
-            if (stamp == 0)
-                seeds |= 1u << x;
-            else if (accepted)
-                mask |= 1u << x;
-        }
-        scratch->stamp[r * SIDE + x] = stamp == 0 ? 0 : UNCLASSIFIED;
+        const uint stamp = scratch->old[r * ROW + x];
+        if (stamp == 0)
+            seeds |= 1u << x;
+        else if (scratch->region[r * ROW + x] != 0 && x0 + x < width && y < height)
+            mask |= 1u << x;
+        scratch->stamp[r * ROW + x] = stamp == 0 ? 0 : UNCLASSIFIED;
     }
     // The halo: entry i + 1 of each side is position i, entries 0 and
     // SIDE + 1 the corners' sides.
@@ -509,7 +527,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         settled |= joined;
         scratch->front[joining & 1][r + 1] = joined;
         for (uint rest = joined; rest != 0; rest &= rest - 1)
-            scratch->stamp[r * SIDE + (31 - clz(rest & (0u - rest)))] = joining;
+            scratch->stamp[r * ROW + (31 - clz(rest & (0u - rest)))] = joining;
         if (joined != 0)
             atomic_or(&scratch->grew[joining % 3], 1u);
         // The next level's joins from the top and bottom; the slot after it
@@ -561,23 +579,25 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    // Write what changed; a changed edge pixel queues the tile beyond that edge.
+    // Write what changed, a row at a time (work-item r: column r); a
+    // changed edge pixel queues the tile beyond that edge. Only this group
+    // writes the tile's pixels, so what global memory held at the start is
+    // what it holds now.
     uint edges = 0;
     bool changed = false;
-    for (int x = 0; x < SIDE && y < height; ++x) {
-        const int gx = x0 + x;
-        if (gx >= width)
+    for (int i = 0; i < SIDE && gx_column < width; ++i) {
+        const int gy = y0 + i;
+        if (gy >= height)
             break;
-        const uint g = (uint)y * (uint)width + (uint)gx;
-        const uint stamp = scratch->stamp[r * SIDE + x];
-        if (stamp == 0 || stamp == stamps[g])
+        const uint stamp = scratch->stamp[i * ROW + r];
+        if (stamp == 0 || stamp == scratch->old[i * ROW + r])
             continue; // seeds and pixels that kept their stamp keep their label too
+        const uint g = (uint)gy * (uint)width + (uint)gx_column;
         stamps[g] = stamp;
         labels[g] = stamp == UNCLASSIFIED ? 0
-                    : mode != RGX_MODE_RANGE || !rule_all
-                        ? 1
-                        : (ushort)first_region_in_range(luma[g], seed_luma, region_total, lower, upper);
-        edges |= edges_of(x, r, connectivity);
+                    : mode != RGX_MODE_RANGE || !rule_all ? 1
+                                                          : scratch->region[i * ROW + r];
+        edges |= edges_of(r, i, connectivity);
         changed = true;
     }
     if (edges != 0)
