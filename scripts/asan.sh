@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cmake --preset asan >/dev/null
 cmake --build --preset asan --target rgx_engine_tests
 
-export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0:suppressions=$PWD/tests/sanitizers/asan.supp"
+export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0:use_sigaltstack=0:suppressions=$PWD/tests/sanitizers/asan.supp"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export RGX_CACHE_DIR=$PWD/build-asan/kernel-cache
