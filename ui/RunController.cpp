@@ -21,10 +21,6 @@ namespace rgx::ui {
 
 namespace {
 
-// Live segmentation turns itself on while a run (request to overlay drawn)
-// takes less than this.
-constexpr double liveLimitMs = 100.0;
-
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
 // The current choices as rgx-cli segment options, so that the race check
@@ -314,9 +310,9 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                            .arg(outcome.request.id).arg(result_->iterations)
                            .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(latencyMs * 1e6)));
     ParametersPanel* parameters = panels_.parameters;
-    if (!liveChoice_ && parameters->autoRun() != (latencyMs < liveLimitMs)) {
-        parameters->setAutoRun(latencyMs < liveLimitMs);
-        log()->info(latencyMs < liveLimitMs
+    if (!liveChoice_ && parameters->autoRun() != (latencyMs < liveLimitMs_)) {
+        parameters->setAutoRun(latencyMs < liveLimitMs_);
+        log()->info(latencyMs < liveLimitMs_
                         ? QStringLiteral("Live segmentation on: this image runs in %1, so every edit runs at once "
                                          "(Run > Live to choose)").arg(formatDuration(latencyMs * 1e6))
                         : QStringLiteral("Live segmentation off: this image took %1 (Run > Live to choose)")

@@ -63,6 +63,10 @@ public:
     // one is used instead), or when the list comes.
     void chooseSessionDevice(const std::string& id, const std::string& name);
     bool setVariantText(const QString& text);
+    // Live segmentation turns itself on while a run (request to overlay
+    // drawn) takes less than this (default 100 ms); tests set it to show the
+    // rule on machines of any speed.
+    void setLiveLimitMs(double milliseconds) { liveLimitMs_ = milliseconds; }
 
 public slots:
     void runNow();
@@ -133,6 +137,7 @@ private:
     // image takes under liveLimitMs), the seeds of a drag in progress, a
     // drag run waiting for the one in flight, and when each request left.
     std::optional<bool> liveChoice_;
+    double liveLimitMs_ = 100.0;
     std::optional<std::vector<Seed>> dragSeeds_;
     bool dragRunPending_ = false;
     bool dragRan_ = false;
