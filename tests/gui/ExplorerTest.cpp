@@ -808,8 +808,11 @@ void ExplorerTest::corruptionViewMarksDifferingPixels()
     QTRY_VERIFY_WITH_TIMEOUT(window_->diff() != nullptr, 120000);
     const ResultDiff diff = compareResults(*window_->reference(), *window_->result());
     QCOMPARE(window_->diff()->differingPixels, diff.differingPixels);
-    // At the last frame every differing pixel is magenta (red and blue far
-    // above green), and only those: the rest of the image is dimmed. The
+    // At the last frame every differing pixel is magenta, and only those:
+    // on this grey image a difference is drawn as (191 + v/4, v/4, 191 + v/4)
+    // from the pixel's grey v (engine/io/Overlay.cpp), so red and blue are
+    // exactly 191 above green. (A looser "red and blue far above green" also
+    // counted the outline of a magenta-coloured region that was right.) The
     // frame is drawn after the diff arrives (a slow build, under a
     // sanitizer, can look in between).
     const auto magentaPixels = [this] {
@@ -818,7 +821,7 @@ void ExplorerTest::corruptionViewMarksDifferingPixels()
         for (int y = 0; y < picture.height(); ++y)
             for (int x = 0; x < picture.width(); ++x) {
                 const QRgb pixel = picture.pixel(x, y);
-                magenta += qRed(pixel) - qGreen(pixel) > 100 && qBlue(pixel) - qGreen(pixel) > 100 ? 1 : 0;
+                magenta += qRed(pixel) - qGreen(pixel) == 191 && qBlue(pixel) - qGreen(pixel) == 191 ? 1 : 0;
             }
         return magenta;
     };
