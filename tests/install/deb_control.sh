@@ -23,9 +23,13 @@ echo "Recommends: $recommends"
 # The Debian package that holds a file, whichever of /lib and /usr/lib the
 # package database records (Debian 12 is merged-/usr).
 owner() {
-    local path=$1 candidate
+    local path=$1
+    local candidate package
     for candidate in "$path" "$(readlink -f "$path")" "/usr${path#/usr}" "${path#/usr}"; do
-        dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1 && return 0
+        # awk reads to the end: an early exit would stop dpkg with SIGPIPE,
+        # which pipefail turns into a failure.
+        package=$(dpkg -S "$candidate" 2>/dev/null | awk -F: 'NR == 1 {print $1}')
+        [[ -n $package ]] && { echo "$package"; return 0; }
     done
     return 1
 }
@@ -37,7 +41,7 @@ for program in "$build/app/rgx" "$build/app/rgx-cli"; do
     [[ -x $program ]] || continue
     for library in $(readelf -d "$program" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
         [[ $library == ld-linux* ]] && continue
-        path=$(ldconfig -p | awk -v l="$library" '$1 == l {print $NF; exit}')
+        path=$(ldconfig -p | awk -v l="$library" '$1 == l && !found {print $NF; found = 1}')
         [[ -n $path ]] || fail "$library (needed by $(basename "$program")) is not known to ldconfig"
         package=$(owner "$path") || fail "no Debian package holds $path"
         grep -qx "$package" <<<"$declared" ||
