@@ -103,6 +103,22 @@ const BuiltProgram& ProgramCache::get(const std::string& fileName, const std::st
     return found->second;
 }
 
+const BuiltProgram* ProgramCache::tryGet(const std::string& fileName, const std::string& options)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string key = fileName + "\n" + options;
+    if (auto found = programs_.find(key); found != programs_.end())
+        return &found->second;
+    if (failed_.count(key) != 0)
+        return nullptr;
+    try {
+        return &programs_.emplace(key, build(fileName, options)).first->second;
+    } catch (const OpenClError& error) {
+        failed_.emplace(key, error.what());
+        return nullptr;
+    }
+}
+
 BuiltProgram ProgramCache::build(const std::string& fileName, const std::string& options)
 {
     BuiltProgram built;

@@ -30,6 +30,9 @@ public:
     // The program of kernels/<fileName> built with options; throws
     // OpenClError (with the log) when the build fails.
     const BuiltProgram& get(const std::string& fileName, const std::string& options);
+    // The same, or null when the build fails (remembered: a failed build is
+    // not tried again), for options a driver may refuse, such as inline PTX.
+    const BuiltProgram* tryGet(const std::string& fileName, const std::string& options);
 
     // Where binaries are kept; empty disables the disk cache (tests set
     // RGX_CACHE_DIR to choose another place).
@@ -43,6 +46,7 @@ private:
     std::string deviceKey_;
     bool nvidia_ = false;
     std::map<std::string, BuiltProgram> programs_;
+    std::map<std::string, std::string> failed_; // key -> the build's error
     std::mutex mutex_;
 };
 

@@ -359,10 +359,18 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 // "a neighbour joined at the level before, and the pixel is in the mask",
 // and a level of the whole tile is a few shifts and ORs per row. Work-item
 // r (RGX_WG_SIZE == SIDE == 32: a row is one uint) owns row r of the tile
-// and column r of the top and bottom halo rows.
+// and column r of the top and bottom halo rows; the rows meet through
+// tile_rows.h (a warp's shuffles on NVIDIA, local memory elsewhere).
+//
+// Stamps only ever fall here, so a tile is recomputed from the first level
+// at which its halo or its seeds can lower a stamp, not from scratch: the
+// pixels at or below that level keep their stamps (a path that lowers a
+// stamp passes through such a source, which offers one level more), and a
+// tile whose halo lowers nothing costs its reads alone.
 #if RGX_WG_SIZE != SIDE || SIDE != 32
 #error "the bitmap tile step needs RGX_WG_SIZE == RGX_TILE_SIDE == 32"
 #endif
+#include "tile_rows.h"
 
 // Per-pixel arrays are rows of SIDE + 1 (ROW): a work-item that walks its
 // row and one that walks its column both meet a different bank each step.
@@ -373,10 +381,7 @@ typedef struct {
     uint old[SIDE * ROW];         // its stamps in global memory when the step began
     ushort region[SIDE * ROW];    // the region its luma takes, 0 for none (mode range; else 1)
     uint halo[4][SIDE + 2];       // stamps of the top and bottom rows (x -1..SIDE), left and right columns (y -1..SIDE)
-    uint front[2][SIDE + 2];      // rows -1..SIDE of the pixels that joined at a level (even, odd); rows -1, SIDE stay 0
-    uint inject[3][2];            // rows 0 and SIDE-1: pixels the top and bottom halo make join at a level (slot)
-    uint grew[3];                 // set when a level (slot) classified a pixel
-    uint next_level;              // the next level a halo pixel makes something join at
+    RowExchange rows;             // tile_rows.h
     uint edges;                   // bit d: a changed pixel borders neighbour tile d
     uint changed;
     uint queued;                  // the round's tile count, broadcast to the group
@@ -399,7 +404,20 @@ inline uint joins_from(__local const uint* side, int index, int connectivity)
     return best == UNCLASSIFIED ? UNCLASSIFIED : best + 1;
 }
 
+// The level to recompute from when a halo pixel offers `joins` to an edge
+// pixel of the mask whose stamp is `stamp`: one before, if that lowers it.
+inline uint lowers_from(uint joins, uint stamp, bool in_mask, uint cap)
+{
+    return in_mask && joins <= cap && joins < stamp ? joins - 1 : UNCLASSIFIED;
+}
+
 inline uint dilate_row(uint row) { return row | (row << 1) | (row >> 1); }
+
+inline uint reach_of(uint above, uint here, uint below, int connectivity)
+{
+    return connectivity == 8 ? dilate_row(above) | dilate_row(here) | dilate_row(below)
+                             : above | below | (here << 1) | (here >> 1);
+}
 
 inline void grow_tile(const uint tile, const uint round, const int width, const int height,
                       const uint tiles_x, const uint tiles_y,
@@ -443,19 +461,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         scratch->old[i * ROW + r] = stamp;
         scratch->region[i * ROW + r] = region;
     }
-    // Every work-item's column is in place.
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Row r: its seeds, its mask (inside the image, not a seed, and a luma
-    // the fixed rule accepts), the tile's stamps back to seeds only.
-    uint seeds = 0, mask = 0;
-    for (int x = 0; x < SIDE; ++x) {
-        const uint stamp = scratch->old[r * ROW + x];
-        if (stamp == 0)
-            seeds |= 1u << x;
-        else if (scratch->region[r * ROW + x] != 0 && x0 + x < width && y < height)
-            mask |= 1u << x;
-        scratch->stamp[r * ROW + x] = stamp == 0 ? 0 : UNCLASSIFIED;
-    }
     // The halo: entry i + 1 of each side is position i, entries 0 and
     // SIDE + 1 the corners' sides.
     for (int i = r; i < SIDE + 2; i += SIDE) {
@@ -467,117 +472,101 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             scratch->halo[side][i] = inside ? stamps[(uint)at[side].y * (uint)width + (uint)at[side].x] : UNCLASSIFIED;
         }
     }
-    scratch->front[0][r + 1] = seeds;
-    scratch->front[1][r + 1] = 0;
+    rows_init(&scratch->rows, r);
     if (r == 0) {
-        scratch->front[0][0] = scratch->front[1][0] = 0;
-        scratch->front[0][SIDE + 1] = scratch->front[1][SIDE + 1] = 0;
-        for (int slot = 0; slot < 3; ++slot)
-            scratch->inject[slot][0] = scratch->inject[slot][1] = scratch->grew[slot] = 0;
-        scratch->next_level = seeds != 0 ? 0 : UNCLASSIFIED;
         scratch->edges = 0;
         scratch->changed = 0;
     }
-    // The halo, the fronts and the scratch words are in place.
+    // The tile, its halo and the scratch words are in place.
     barrier(CLK_LOCAL_MEM_FENCE);
+    uint call = 0; // of tile_rows.h
 
+    // Row r: its seeds, its mask (inside the image, not a seed, and a luma
+    // the fixed rule accepts) and the pixels already at level 1.
+    uint seeds = 0, mask = 0, ones = 0;
+    for (int x = 0; x < SIDE; ++x) {
+        const uint stamp = scratch->old[r * ROW + x];
+        if (stamp == 0)
+            seeds |= 1u << x;
+        else if (scratch->region[r * ROW + x] != 0 && x0 + x < width && y < height)
+            mask |= 1u << x;
+        if (stamp == 1)
+            ones |= 1u << x;
+    }
     // The levels at which the halo makes this row's ends, and this column's
     // pixels of the top and bottom rows, join.
     const uint left = joins_from(scratch->halo[HALO_LEFT], r, connectivity);
     const uint right = joins_from(scratch->halo[HALO_RIGHT], r, connectivity);
     const uint top = joins_from(scratch->halo[HALO_TOP], r, connectivity);
     const uint bottom = joins_from(scratch->halo[HALO_BOTTOM], r, connectivity);
-    if (seeds != 0)
-        atomic_min(&scratch->next_level, 0u);
-    // The first level processed is the one before the first that anything joins at.
-    const uint first_join = min(min(left, right), min(top, bottom));
-    if (first_join != UNCLASSIFIED)
-        atomic_min(&scratch->next_level, first_join - 1);
-    // Every work-item has offered its first level.
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint level = scratch->next_level;
-    if (level != UNCLASSIFIED && level < cap) {
-        // The top and bottom rows' joins for the first level processed.
-        const uint joining = level + 1;
-        if (top == joining)
-            atomic_or(&scratch->inject[joining % 3][0], 1u << r);
-        if (bottom == joining)
-            atomic_or(&scratch->inject[joining % 3][1], 1u << r);
-    }
-    // The first level's joins from the top and bottom are in place.
-    barrier(CLK_LOCAL_MEM_FENCE);
 
-    uint settled = seeds;
-    while (level != UNCLASSIFIED && level < cap) {
-        // Level -> level + 1: the rows of the level's front around row r.
+    // The first level to recompute: the smallest at which the halo lowers
+    // an edge pixel's stamp, or 0 when a seed's neighbour is not at level 1
+    // yet (the tile's first step).
+    uint start = min(lowers_from(left, scratch->old[r * ROW], (mask & 1u) != 0, cap),
+                     lowers_from(right, scratch->old[r * ROW + SIDE - 1], (mask >> (SIDE - 1)) != 0, cap));
+    const uint top_stamp = scratch->old[r], bottom_stamp = scratch->old[(SIDE - 1) * ROW + r];
+    const bool column_inside = gx_column < width;
+    start = min(start, lowers_from(top, top_stamp,
+                                   column_inside && y0 < height && top_stamp != 0 && scratch->region[r] != 0, cap));
+    start = min(start, lowers_from(bottom, bottom_stamp,
+                                   column_inside && y0 + SIDE - 1 < height && bottom_stamp != 0 &&
+                                       scratch->region[(SIDE - 1) * ROW + r] != 0,
+                                   cap));
+    const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
+    if (cap >= 1 && (reach_of(around_seeds.above, seeds, around_seeds.below, connectivity) & mask & ~ones) != 0)
+        start = 0;
+    start = rows_min(start, r, &scratch->rows, &call);
+
+    // The pixels at or below `start` keep their stamps (all of them when
+    // nothing is lowered); the level's front is the pixels at `start`.
+    uint settled = 0, here = 0;
+    for (int x = 0; x < SIDE; ++x) {
+        const uint stamp = scratch->old[r * ROW + x];
+        const bool kept = stamp <= start;
+        if (kept)
+            settled |= 1u << x;
+        if (kept && stamp == start)
+            here |= 1u << x;
+        scratch->stamp[r * ROW + x] = kept ? stamp : UNCLASSIFIED;
+    }
+
+    // SPEC.md's iterations inside the tile: level -> level + 1.
+    uint level = start;
+    while (level < cap) {
         const uint joining = level + 1;
-        __local const uint* front = scratch->front[level & 1];
-        const uint above = front[r], here = front[r + 1], below = front[r + 2];
-        uint reach = connectivity == 8 ? dilate_row(above) | dilate_row(here) | dilate_row(below)
-                                       : above | below | (here << 1) | (here >> 1);
+        const RowView view = rows_look(here, top == joining, bottom == joining,
+                                       here != 0 || left == joining || right == joining, r, &scratch->rows, &call);
+        if (!view.any && view.top == 0 && view.bottom == 0) {
+            // A quiet level: nothing joins until the halo makes something
+            // join at a later level, if it does.
+            const uint later = min(min(left > joining ? left : UNCLASSIFIED, right > joining ? right : UNCLASSIFIED),
+                                   min(top > joining ? top : UNCLASSIFIED, bottom > joining ? bottom : UNCLASSIFIED));
+            const uint next = rows_min(later, r, &scratch->rows, &call);
+            if (next == UNCLASSIFIED || next > cap)
+                break;
+            level = next - 1;
+            here = 0;
+            continue;
+        }
+        uint reach = reach_of(view.above, here, view.below, connectivity);
         if (left == joining)
             reach |= 1u;
         if (right == joining)
             reach |= 1u << (SIDE - 1);
         if (r == 0)
-            reach |= scratch->inject[joining % 3][0];
+            reach |= view.top;
         if (r == SIDE - 1)
-            reach |= scratch->inject[joining % 3][1];
+            reach |= view.bottom;
         const uint joined = reach & mask & ~settled;
         settled |= joined;
-        scratch->front[joining & 1][r + 1] = joined;
         for (uint rest = joined; rest != 0; rest &= rest - 1)
             scratch->stamp[r * ROW + (31 - clz(rest & (0u - rest)))] = joining;
-        if (joined != 0)
-            atomic_or(&scratch->grew[joining % 3], 1u);
-        // The next level's joins from the top and bottom; the slot after it
-        // was last read a level ago, and is cleared for the level after.
-        if (top == joining + 1)
-            atomic_or(&scratch->inject[(joining + 1) % 3][0], 1u << r);
-        if (bottom == joining + 1)
-            atomic_or(&scratch->inject[(joining + 1) % 3][1], 1u << r);
-        if (r == 0) {
-            scratch->inject[(joining + 2) % 3][0] = scratch->inject[(joining + 2) % 3][1] = 0;
-            scratch->grew[(joining + 1) % 3] = 0;
-        }
-        // The level's front, joins and flag are complete before anyone reads them.
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (scratch->grew[joining % 3]) {
-            level = joining;
-            continue;
-        }
-        // A quiet level: nothing joins until the halo makes something join
-        // at a later level, if it does.
-        if (r == 0)
-            scratch->next_level = UNCLASSIFIED;
-        // Nobody reads next_level from the last quiet level any more.
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const uint later = min(min(left > joining ? left : UNCLASSIFIED, right > joining ? right : UNCLASSIFIED),
-                               min(top > joining ? top : UNCLASSIFIED, bottom > joining ? bottom : UNCLASSIFIED));
-        if (later != UNCLASSIFIED)
-            atomic_min(&scratch->next_level, later - 1);
-        // Every work-item has offered its next join.
-        barrier(CLK_LOCAL_MEM_FENCE);
-        level = scratch->next_level;
-        if (level == UNCLASSIFIED || level >= cap)
-            break;
-        // Resume at `level` with an empty front and the top and bottom joins
-        // of level + 1 (and nothing yet for the level after).
-        scratch->front[level & 1][r + 1] = 0;
-        if (r == 0) {
-            scratch->inject[(level + 1) % 3][0] = scratch->inject[(level + 1) % 3][1] = 0;
-            scratch->inject[(level + 2) % 3][0] = scratch->inject[(level + 2) % 3][1] = 0;
-            scratch->grew[(level + 1) % 3] = 0;
-        }
-        // Cleared before the joins are set again.
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (top == level + 1)
-            atomic_or(&scratch->inject[(level + 1) % 3][0], 1u << r);
-        if (bottom == level + 1)
-            atomic_or(&scratch->inject[(level + 1) % 3][1], 1u << r);
-        // The joins of level + 1 are in place.
-        barrier(CLK_LOCAL_MEM_FENCE);
+        here = joined;
+        level = joining;
     }
+    // Every row's stamps are in place before the columns are read.
+    barrier(CLK_LOCAL_MEM_FENCE);
 
     // Write what changed, a row at a time (work-item r: column r); a
     // changed edge pixel queues the tile beyond that edge. Only this group
@@ -590,13 +579,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         if (gy >= height)
             break;
         const uint stamp = scratch->stamp[i * ROW + r];
-        if (stamp == 0 || stamp == scratch->old[i * ROW + r])
-            continue; // seeds and pixels that kept their stamp keep their label too
+        if (stamp == scratch->old[i * ROW + r])
+            continue; // pixels that kept their stamp keep their label too
         const uint g = (uint)gy * (uint)width + (uint)gx_column;
         stamps[g] = stamp;
-        labels[g] = stamp == UNCLASSIFIED ? 0
-                    : mode != RGX_MODE_RANGE || !rule_all ? 1
-                                                          : scratch->region[i * ROW + r];
+        labels[g] = mode != RGX_MODE_RANGE || !rule_all ? 1 : scratch->region[i * ROW + r];
         edges |= edges_of(r, i, connectivity);
         changed = true;
     }

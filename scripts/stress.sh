@@ -4,7 +4,7 @@
 # (tests/stress/StressTest.cpp says what a case is). Needs a build in
 # build/ (scripts/test.sh or cmake --build build). Prints per device how
 # many cases equalled the reference; exit 0 when all did.
-#   bash scripts/stress.sh [N] [SEED]
+#   bash scripts/stress.sh [N] [SEED]   (RGX_STRESS_VARIANTS=TEXT: only the variants whose text contains TEXT)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cases=${1:-1000}

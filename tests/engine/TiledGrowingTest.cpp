@@ -265,6 +265,47 @@ TEST(TiledGrowing, OneRegionInCompetitiveModeGrowsByTiles)
     }
 }
 
+// A corridor that winds through every row (a serpentine) enters each tile
+// again and again, each time at a later level: the tile is recomputed from
+// that level, keeping what it settled before (grow_tiles.cl, bitmap step).
+TEST(TiledGrowing, ASerpentineReEntersEveryTileAtLaterLevels)
+{
+    const int size = 100;
+    LumaImage image = filled(size, size, wallLuma);
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x)
+            if (y % 2 == 0 || x == ((y / 2) % 2 == 0 ? size - 1 : 0))
+                set(image, x, y, floorLuma);
+    for (int connectivity : {4, 8})
+        expectTilesEqualTheReference(image, {{size / 2, size / 2}}, rangeParams(connectivity),
+                                     "serpentine, connectivity " + std::to_string(connectivity));
+}
+
+// The bitmap step's rows meet through a warp's shuffles on NVIDIA GPUs and
+// through local memory elsewhere (kernels/tile_rows.h): the build options
+// of the kernel that ran say which, and the results are the same.
+TEST(TiledGrowing, NvidiaGpusExchangeRowsThroughWarpShuffles)
+{
+    const LumaImage image = maze(20, 20, 5);
+    PipelineParams params;
+    params.grow = rangeParams(4);
+    const GrowResultPtr expected = runReferencePipeline(image, {{1, 1}}, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        const GrowResultPtr actual = runDevicePipeline(device, image, {{1, 1}}, params, parseVariant("fusion=tiles"));
+        EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name;
+        const bool nvidiaGpu = info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos;
+        bool found = false;
+        for (const KernelReport& kernel : actual->kernels)
+            if (kernel.kernel == "grow_tiles") {
+                found = true;
+                EXPECT_EQ(kernel.options.find("-DRGX_WARP_PTX=1") != std::string::npos, nvidiaGpu)
+                    << info.name << ": " << kernel.options;
+            }
+        EXPECT_TRUE(found) << info.name;
+    }
+}
+
 TEST(TiledGrowing, IterationCapStopsLikeTheReference)
 {
     const LumaImage image = maze(30, 30, 3);

@@ -4,7 +4,9 @@
 // CPU reference on every device, each case on the next correct variant the
 // device can run, so that N cases cover every variant about N / variants
 // times. RGX_STRESS_CASES cases per device (default 24); RGX_STRESS_SEED
-// picks the sequence (default 1). A failure names the case to replay.
+// picks the sequence (default 1); RGX_STRESS_VARIANTS=TEXT keeps the
+// variants whose text contains TEXT (e.g. fusion=tiles). A failure names the
+// case to replay.
 #include "../engine/TestImages.h"
 #include "Device.h"
 #include "Errors.h"
@@ -102,10 +104,12 @@ TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
 {
     const uint32_t cases = fromEnvironment("RGX_STRESS_CASES", 24);
     const uint32_t sequence = fromEnvironment("RGX_STRESS_SEED", 1);
+    const char* only = std::getenv("RGX_STRESS_VARIANTS");
     for (const DeviceInfo& info : listDevices()) {
         std::vector<GrowVariant> variants;
         for (const GrowVariant& variant : allVariants())
-            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, info))
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, info) &&
+                (!only || variant.text().find(only) != std::string::npos))
                 variants.push_back(variant);
         ASSERT_FALSE(variants.empty()) << info.name;
         ComputeDevice device(info);

@@ -123,7 +123,14 @@ const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGr
     ProgramCache& programs = device.programs();
     if (bits) {
         workGroup = growTileSide;
-        return programs.get(tileProgram, tileBuildOptions(info, workGroup, true));
+        const std::string options = tileBuildOptions(info, workGroup, true);
+        // On an NVIDIA GPU the group of 32 is one warp: its rows meet through
+        // the warp's shuffles (kernels/tile_rows.h), unless the driver
+        // refuses the inline PTX; then through local memory, as elsewhere.
+        if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
+            if (const BuiltProgram* warp = programs.tryGet(tileProgram, options + " -DRGX_WARP_PTX=1"))
+                return *warp;
+        return programs.get(tileProgram, options);
     }
     workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
     const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
