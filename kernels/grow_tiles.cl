@@ -372,6 +372,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #endif
 #include "tile_rows.h"
 
+// Rows of the tile read before the first is used (a power of two up to SIDE).
+#ifndef RGX_TILE_READ_AHEAD
+#define RGX_TILE_READ_AHEAD 1
+#endif
+
 // Per-pixel arrays are rows of SIDE + 1 (ROW): a work-item that walks its
 // row and one that walks its column both meet a different bank each step.
 #define ROW (SIDE + 1)
@@ -444,33 +449,49 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const int y = y0 + r;
 
     // The tile's stamps and regions, a row at a time: work-item r reads
-    // column r, so that each row is one coalesced read.
+    // column r, so that each row is one coalesced read. RGX_TILE_READ_AHEAD
+    // rows are read before any is used, so that their reads are in flight
+    // together rather than one memory latency after another.
     const int gx_column = x0 + r;
-    for (int i = 0; i < SIDE; ++i) {
-        const int gy = y0 + i;
-        uint stamp = UNCLASSIFIED;
-        ushort region = 0;
-        if (gx_column < width && gy < height) {
-            const uint g = (uint)gy * (uint)width + (uint)gx_column;
-            stamp = stamps[g];
-            region = mode != RGX_MODE_RANGE
-                         ? 1
-                         : (ushort)first_region_in_range(luma[g], seed_luma, rule_all ? region_total : 1, lower,
-                                                         upper);
+    for (int i0 = 0; i0 < SIDE; i0 += RGX_TILE_READ_AHEAD) {
+        uint stamp[RGX_TILE_READ_AHEAD];
+        uint value[RGX_TILE_READ_AHEAD];
+#pragma unroll
+        for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
+            const int gy = y0 + i0 + k;
+            const bool inside = gx_column < width && gy < height;
+            const uint g = inside ? (uint)gy * (uint)width + (uint)gx_column : 0;
+            stamp[k] = inside ? stamps[g] : UNCLASSIFIED;
+            value[k] = inside ? luma[g] : 0;
         }
-        scratch->old[i * ROW + r] = stamp;
-        scratch->region[i * ROW + r] = region;
+#pragma unroll
+        for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
+            const int i = i0 + k;
+            const bool inside = gx_column < width && y0 + i < height;
+            const uint region = !inside ? 0
+                                : mode != RGX_MODE_RANGE
+                                    ? 1
+                                    : first_region_in_range(value[k], seed_luma, rule_all ? region_total : 1, lower,
+                                                            upper);
+            scratch->old[i * ROW + r] = stamp[k];
+            scratch->region[i * ROW + r] = (ushort)region;
+        }
     }
     // The halo: entry i + 1 of each side is position i, entries 0 and
-    // SIDE + 1 the corners' sides.
+    // SIDE + 1 the corners' sides; the four sides' reads in flight together.
     for (int i = r; i < SIDE + 2; i += SIDE) {
         const int along = i - 1;
         const int2 at[4] = {(int2)(x0 + along, y0 - 1), (int2)(x0 + along, y0 + SIDE),
                             (int2)(x0 - 1, y0 + along), (int2)(x0 + SIDE, y0 + along)};
+        uint halo[4];
+#pragma unroll
         for (int side = 0; side < 4; ++side) {
             const bool inside = at[side].x >= 0 && at[side].y >= 0 && at[side].x < width && at[side].y < height;
-            scratch->halo[side][i] = inside ? stamps[(uint)at[side].y * (uint)width + (uint)at[side].x] : UNCLASSIFIED;
+            halo[side] = inside ? stamps[(uint)at[side].y * (uint)width + (uint)at[side].x] : UNCLASSIFIED;
         }
+#pragma unroll
+        for (int side = 0; side < 4; ++side)
+            scratch->halo[side][i] = halo[side];
     }
     rows_init(&scratch->rows, r);
     if (r == 0) {
