@@ -2,6 +2,7 @@
 // and, when asked, an image, seeds, a session, a device and a variant.
 #include "LabPanel.h"
 #include "MainWindow.h"
+#include "Session.h"
 #include "TimingPanel.h"
 
 #include <QApplication>
@@ -105,11 +106,7 @@ int main(int argc, char* argv[])
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
         const QString file = files.first();
-        // Sessions are .rgx (their own MIME type, so that a double-click opens
-        // them here) or, as saved before, .json.
-        const QString suffix = QFileInfo(file).suffix().toLower();
-        opened = suffix == QLatin1String("rgx") || suffix == QLatin1String("json") ? window.openSession(file)
-                                                                                   : window.openImage(file);
+        opened = rgx::ui::isSessionFile(file) ? window.openSession(file) : window.openImage(file);
         if (opened && parser.isSet(seedsFile))
             window.importSeeds(parser.value(seedsFile));
         // An image given with its seeds runs at once, like a sample: one

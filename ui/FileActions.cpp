@@ -43,14 +43,6 @@ QString describeImage(const LumaImage& image)
         .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
 }
 
-// Sessions: .rgx (their own MIME type, application/x-rgx-session), or .json
-// as RGX saved them before it had one.
-bool isSessionFile(const QString& path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("rgx") || suffix == QLatin1String("json");
-}
-
 bool isSeedsFile(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();

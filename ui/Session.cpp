@@ -160,6 +160,12 @@ Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory,
     return session;
 }
 
+bool isSessionFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("rgx") || suffix == QLatin1String("json");
+}
+
 Session readSessionFile(const QString& path)
 {
     QFile file(path);

@@ -29,4 +29,9 @@ QByteArray sessionToJson(const Session& session, const QString& sessionDirectory
 Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory, const QString& origin);
 Session readSessionFile(const QString& path);
 
+// Whether a file is a session by its name: .rgx (their own MIME type,
+// application/x-rgx-session, so that a double-click opens them in RGX) or
+// .json, as RGX saved them before it had one.
+bool isSessionFile(const QString& path);
+
 } // namespace rgx::ui
