@@ -58,8 +58,11 @@ void TiledDriver::grow(Run& run)
     horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
     setArguments(run);
     // A group of the bitmap step is one warp's worth: more of them per
-    // compute unit of a GPU. One compute unit (Oclgrind) keeps one group.
-    residentGroups_ = fusedGroupCount(info) * (bits_ && info.type == "GPU" && info.computeUnits > 1 ? 4 : 1);
+    // compute unit of a GPU, four (H100: 528 groups were 3 to 4 % faster
+    // than 1056 on whole images, and as fast on small regions; 264 were
+    // 20 % slower on whole images, docs/PERFORMANCE.md). One compute unit
+    // (Oclgrind) keeps one group.
+    residentGroups_ = fusedGroupCount(info) * (bits_ && info.type == "GPU" && info.computeUnits > 1 ? 2 : 1);
 
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;
