@@ -58,11 +58,15 @@ void TiledDriver::grow(Run& run)
     horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
     setArguments(run);
     // A group of the bitmap step is one warp's worth: more of them per
-    // compute unit of a GPU, four (H100: 528 groups were 3 to 4 % faster
-    // than 1056 on whole images, and as fast on small regions; 264 were
-    // 20 % slower on whole images, docs/PERFORMANCE.md). One compute unit
+    // compute unit of a GPU, as many as the largest rounds of a whole image
+    // need (a front of about twice the tile rows and columns): two fused
+    // grids' worth, four where the tile rows and columns together outnumber
+    // the fused grid. H100 (docs/PERFORMANCE.md): 528 groups beat 1056 by
+    // 3 to 4 % at 4096², 1056 beat 528 by 14 % at 8192². One compute unit
     // (Oclgrind) keeps one group.
-    residentGroups_ = fusedGroupCount(info) * (bits_ && info.type == "GPU" && info.computeUnits > 1 ? 2 : 1);
+    residentGroups_ = fusedGroupCount(info);
+    if (bits_ && info.type == "GPU" && info.computeUnits > 1)
+        residentGroups_ *= size_t(state.tilesX()) + size_t(state.tilesY()) > residentGroups_ ? 4 : 2;
 
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;
