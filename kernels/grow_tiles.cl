@@ -504,16 +504,18 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 
     // Row r: its seeds, its mask (inside the image, not a seed, and a luma
     // the fixed rule accepts) and the pixels already at level 1.
+    // (Without branches, so that the reads of local memory overlap.)
     uint seeds = 0, mask = 0, ones = 0;
+    const uint columns_inside = x0 + SIDE <= width ? 0xFFFFFFFFu : (1u << (width - x0)) - 1u;
+#pragma unroll
     for (int x = 0; x < SIDE; ++x) {
         const uint stamp = scratch->old[r * ROW + x];
-        if (stamp == 0)
-            seeds |= 1u << x;
-        else if (scratch->region[r * ROW + x] != 0 && x0 + x < width && y < height)
-            mask |= 1u << x;
-        if (stamp == 1)
-            ones |= 1u << x;
+        const uint accepted = scratch->region[r * ROW + x] != 0 ? 1u : 0u;
+        seeds |= (stamp == 0 ? 1u : 0u) << x;
+        mask |= (stamp != 0 ? accepted : 0u) << x;
+        ones |= (stamp == 1 ? 1u : 0u) << x;
     }
+    mask &= y < height ? columns_inside : 0u;
     // The levels at which the halo makes this row's ends, and this column's
     // pixels of the top and bottom rows, join.
     const uint left = joins_from(scratch->halo[HALO_LEFT], r, connectivity);
@@ -593,20 +595,25 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // changed edge pixel queues the tile beyond that edge. Only this group
     // writes the tile's pixels, so what global memory held at the start is
     // what it holds now.
+    // First which pixels of column r changed (the reads of local memory
+    // overlap), then their writes; pixels that kept their stamp keep their
+    // label too.
+    uint column_changed = 0;
+#pragma unroll
+    for (int i = 0; i < SIDE; ++i)
+        column_changed |= (scratch->stamp[i * ROW + r] != scratch->old[i * ROW + r] ? 1u : 0u) << i;
+    if (gx_column >= width)
+        column_changed = 0;
+    if (y0 + SIDE > height)
+        column_changed &= (1u << (height - y0)) - 1u;
     uint edges = 0;
-    bool changed = false;
-    for (int i = 0; i < SIDE && gx_column < width; ++i) {
-        const int gy = y0 + i;
-        if (gy >= height)
-            break;
-        const uint stamp = scratch->stamp[i * ROW + r];
-        if (stamp == scratch->old[i * ROW + r])
-            continue; // pixels that kept their stamp keep their label too
-        const uint g = (uint)gy * (uint)width + (uint)gx_column;
-        stamps[g] = stamp;
+    const bool changed = column_changed != 0;
+    for (uint rest = column_changed; rest != 0; rest &= rest - 1) {
+        const int i = 31 - clz(rest & (0u - rest));
+        const uint g = (uint)(y0 + i) * (uint)width + (uint)gx_column;
+        stamps[g] = scratch->stamp[i * ROW + r];
         labels[g] = mode != RGX_MODE_RANGE || !rule_all ? 1 : scratch->region[i * ROW + r];
         edges |= edges_of(r, i, connectivity);
-        changed = true;
     }
     if (edges != 0)
         atomic_or(&scratch->edges, edges);
