@@ -39,8 +39,9 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 
 // The bitmap step (one work-item per tile row) where every classified
 // pixel's label follows from its luma; the per-pixel step otherwise. A GPU
-// reads 8 rows of a tile before using the first (H100: a tile step 20 %
-// shorter than with 1 or 32, docs/PERFORMANCE.md); a CPU reads one at a time.
+// reads 8 rows of a tile before using the first (H100: a one-tile run 20 %
+// shorter than with 1 row, 7 % than with 32; docs/PERFORMANCE.md); a CPU
+// reads one at a time.
 std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bits)
 {
     return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
