@@ -418,6 +418,9 @@ inline uint lowers_from(uint joins, uint stamp, bool in_mask, uint cap)
 
 inline uint dilate_row(uint row) { return row | (row << 1) | (row >> 1); }
 
+// The index of the lowest set bit of a non-zero word.
+inline int lowest_bit(uint bits) { return 31 - (int)clz(bits & (0u - bits)); }
+
 inline uint reach_of(uint above, uint here, uint below, int connectivity)
 {
     return connectivity == 8 ? dilate_row(above) | dilate_row(here) | dilate_row(below)
@@ -506,7 +509,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // the fixed rule accepts) and the pixels already at level 1.
     // (Without branches, so that the reads of local memory overlap.)
     uint seeds = 0, mask = 0, ones = 0;
-    const uint columns_inside = x0 + SIDE <= width ? 0xFFFFFFFFu : (1u << (width - x0)) - 1u;
+    const uint row_inside = x0 + SIDE <= width ? 0xFFFFFFFFu : (1u << (width - x0)) - 1u;
 #pragma unroll
     for (int x = 0; x < SIDE; ++x) {
         const uint stamp = scratch->old[r * ROW + x];
@@ -515,7 +518,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         mask |= (stamp != 0 ? accepted : 0u) << x;
         ones |= (stamp == 1 ? 1u : 0u) << x;
     }
-    mask &= y < height ? columns_inside : 0u;
+    mask &= y < height ? row_inside : 0u;
     // The levels at which the halo makes this row's ends, and this column's
     // pixels of the top and bottom rows, join.
     const uint left = joins_from(scratch->halo[HALO_LEFT], r, connectivity);
@@ -584,7 +587,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         const uint joined = reach & mask & ~settled;
         settled |= joined;
         for (uint rest = joined; rest != 0; rest &= rest - 1)
-            scratch->stamp[r * ROW + (31 - clz(rest & (0u - rest)))] = joining;
+            scratch->stamp[r * ROW + lowest_bit(rest)] = joining;
         here = joined;
         level = joining;
     }
@@ -602,14 +605,14 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #pragma unroll
     for (int i = 0; i < SIDE; ++i)
         column_changed |= (scratch->stamp[i * ROW + r] != scratch->old[i * ROW + r] ? 1u : 0u) << i;
-    if (gx_column >= width)
+    if (!column_inside)
         column_changed = 0;
     if (y0 + SIDE > height)
         column_changed &= (1u << (height - y0)) - 1u;
     uint edges = 0;
     const bool changed = column_changed != 0;
     for (uint rest = column_changed; rest != 0; rest &= rest - 1) {
-        const int i = 31 - clz(rest & (0u - rest));
+        const int i = lowest_bit(rest);
         const uint g = (uint)(y0 + i) * (uint)width + (uint)gx_column;
         stamps[g] = scratch->stamp[i * ROW + r];
         labels[g] = mode != RGX_MODE_RANGE || !rule_all ? 1 : scratch->region[i * ROW + r];
