@@ -571,7 +571,8 @@ bool runBench(const std::vector<std::string>& arguments)
     const GridBarrierFloor barrierFloor = bench::measureGridBarrierFloor(device, std::max(settings.repeat, 3));
     printFloors(out, floor, barrierFloor);
     out << "columns: host ms = a click of a resident session (request to the result's maps in host memory);\n"
-           "  first ms = the first click of a new session (the image uploaded, the buffers made); device ms = "
+           "  first ms = the first click of a new session (the image, or a window of it, uploaded, the buffers made);\n"
+           "  device ms = "
            "kernel time\n"
            "  from the profiling events; idle ms = gaps between commands; vs sync/ref/fast/fill = speed-up over "
            "host-sync\n"

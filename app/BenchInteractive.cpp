@@ -83,8 +83,9 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
         if (!click.note.empty())
             out << "  note: " << click.note << "\n";
     }
-    printCommands(out, run.clicks.back());
     const bench::ClickMeasurement& first = run.clicks.front();
+    printCommands(out, first);
+    printCommands(out, run.clicks.back());
     if (first.uploadMs > 0)
         out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma in "
             << milliseconds(first.uploadMs) << " ms = " << milliseconds(double(first.uploadBytes) / first.uploadMs / 1e6)
@@ -142,7 +143,7 @@ bool runInteractiveBench(const std::vector<std::string>& arguments)
            "result's\n"
            "  maps in host memory (the box of its classified pixels, narrowest types); the first click of a new "
            "session\n"
-           "  uploads the image and makes the buffers; medians of " << repeat << ", every result checked against "
+           "  uploads the image (or a window around the seeds first) and makes the buffers; medians of " << repeat << ", every result checked against "
            "the CPU reference\n";
     QJsonArray clicks, sessions;
     bool allEqual = true;

@@ -4,8 +4,10 @@
 #include "DeviceSession.h"
 #include "Device.h"
 #include "Errors.h"
+#include "HostMemory.h"
 #include "stages/BoxMean.h"
 #include "stages/DensityFilter.h"
+#include "stages/GrowWindow.h"
 #include "stages/Gaussian.h"
 #include "stages/GrowState.h"
 #include "stages/RegionGrowing.h"
@@ -14,10 +16,6 @@
 
 #include <chrono>
 #include <future>
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 namespace rgx {
 namespace {
@@ -33,26 +31,6 @@ void checkCancel(const RunControl& control, const char* where)
 {
     if (control.cancel && control.cancel->load())
         throw RunInterrupted(std::string("cancelled ") + where);
-}
-
-// A full result map filled with `value`. Fresh memory costs a page fault per
-// 4 KiB page on first touch (tens of milliseconds for 4096 x 4096 maps);
-// on Linux the memory is offered for transparent huge pages first, so that
-// touching it faults once per 2 MiB where the system allows.
-template <typename T>
-std::vector<T> hostMap(size_t count, T value)
-{
-    std::vector<T> map;
-    map.reserve(count);
-#ifdef __linux__
-    constexpr uintptr_t hugePage = 2u << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(map.data()) + hugePage - 1) & ~(hugePage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(map.data() + count)) & ~(hugePage - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // advice only: failure is harmless
-#endif
-    map.resize(count, value);
-    return map;
 }
 
 } // namespace
@@ -86,14 +64,20 @@ struct DeviceSession::Grown {
     GrowRun run;
     std::vector<KernelReport> kernels;
     const std::vector<uint16_t>* luma = nullptr; // the luma the regions grew on
+    GrowState* state = nullptr;                  // where the maps are: state_, or
+    std::unique_ptr<GrowState> windowState;      // the window's of a first run
+    GrowWindow window;                           // (its place in the image)
 };
 
-DeviceSession::DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image)
-    : device_(device), image_(std::move(image))
+DeviceSession::DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image, Use use)
+    : device_(device), image_(std::move(image)), use_(use)
 {
 }
 
-DeviceSession::~DeviceSession() = default;
+DeviceSession::~DeviceSession()
+{
+    awaitUpload();
+}
 
 DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, const PipelineParams& params,
                                                const GrowVariant& variant)
@@ -122,7 +106,9 @@ DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, c
     return prepared;
 }
 
-DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const PipelineParams& params, const RunControl& control)
+DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<Seed>& seeds,
+                                         const PipelineParams& params, const GrowVariant& variant,
+                                         const RunControl& control)
 {
     Grown grown;
     grown.start = Clock::now();
@@ -149,12 +135,67 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const PipelineParam
     }
     grown.luma = pre.kind == PrefilterSpec::Kind::None ? &image.luma : filtered_.get();
 
-    if (!state_)
+    awaitUpload();
+    if (!state_) {
+        if (pre.kind == PrefilterSpec::Kind::None && growInWindow(grown, seeds, params, variant, control))
+            return grown;
         state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+    }
+    grown.state = state_.get();
     state_->setLuma(*grown.luma, key, grown.timings);
     grown.run = prepared.regionGrowing->run(*state_, *grown.luma, control, grown.timings);
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
     return grown;
+}
+
+bool DeviceSession::growInWindow(Grown& grown, const std::vector<Seed>& seeds, const PipelineParams& params,
+                                 const GrowVariant& variant, const RunControl& control)
+{
+    const LumaImage& image = *image_;
+    const std::optional<GrowWindow> window =
+        firstRunWindow(image.width, image.height, seeds, params.grow, variant, control.partialStep);
+    if (!window)
+        return false;
+    const RegionGrowing growing(device_, window->width, window->height, windowSeeds(seeds, *window), params.grow,
+                                variant);
+    auto state = std::make_unique<GrowState>(device_, window->width, window->height, GrowState::HostMemory::OneRun);
+    const std::vector<uint16_t> luma = windowLuma(*grown.luma, image.width, *window);
+    state->setLuma(luma, "window", grown.timings, "write:luma_window");
+    // Partial pictures are of the image, as in any other run.
+    RunControl inWindow = control;
+    if (control.partial)
+        inWindow.partial = [&](const BoxMaps& maps, uint32_t iteration) {
+            control.partial(inImage(maps, *window, image.width, image.height), iteration);
+        };
+    GrowRun run = growing.run(*state, luma, inWindow, grown.timings);
+    if (reachesInnerEdge(run.box, *window, image.width, image.height))
+        return false; // the region may go on outside: the whole image decides
+    grown.run = std::move(run); // its box in the window's coordinates
+    grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
+    grown.window = *window;
+    grown.windowState = std::move(state);
+    grown.state = grown.windowState.get();
+    return true;
+}
+
+void DeviceSession::uploadInBackground(const std::string& key)
+{
+    const LumaImage& image = *image_;
+    state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+    lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, key] {
+        state->uploadLuma(*luma, key);
+    });
+}
+
+void DeviceSession::awaitUpload()
+{
+    if (!lumaUpload_.valid())
+        return;
+    try {
+        lumaUpload_.get();
+    } catch (const std::exception&) {
+        state_.reset(); // the next run uploads again, and says what fails
+    }
 }
 
 GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineParams& params,
@@ -169,14 +210,17 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
     auto stampMap = std::async(std::launch::async,
                                [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
-    Grown grown = grow(prepared, params, control);
+    Grown grown = grow(prepared, seeds, params, variant, control);
 
     GrowResult result;
     result.width = image.width;
     result.height = image.height;
     result.labels = labelMap.get();
     result.stamps = stampMap.get();
-    state_->readBoxInto(grown.run.finalSet, grown.run.box, result.labels, result.stamps, grown.timings);
+    grown.state->readBoxInto(grown.run.finalSet, grown.run.box, result.labels, result.stamps, grown.timings,
+                             {grown.window.x0, grown.window.y0, image.width});
+    if (grown.windowState && use_ == Use::Resident)
+        uploadInBackground(prepared.prefilterKey);
     describeRun(result, grown.run, variant);
 
     if (DensityFilter* density = prepared.density.get()) {
@@ -202,10 +246,14 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
         throw InputError("a click returns the box maps of region growing; the postfilter " +
                          postfilterText(params.postfilter) + " needs the full maps (run the whole pipeline)");
     Prepared prepared = prepare(seeds, params, variant);
-    Grown grown = grow(prepared, params, control);
+    Grown grown = grow(prepared, seeds, params, variant, control);
+    const LumaImage& image = *image_;
     ClickResult result;
-    result.maps = state_->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
-                                  grown.timings);
+    result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
+                                               grown.run.iterations, grown.timings),
+                          grown.window, image.width, image.height);
+    if (grown.windowState && use_ == Use::Resident)
+        uploadInBackground(prepared.prefilterKey);
     result.hostMilliseconds = millisecondsSince(grown.start);
     describeRun(result, grown.run, variant);
     if (params.prefilter.kind != PrefilterSpec::Kind::None)
@@ -217,6 +265,8 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
 
 Footprint DeviceSession::footprint() const
 {
+    if (lumaUpload_.valid())
+        lumaUpload_.wait();
     return state_ ? state_->footprint() : Footprint{};
 }
 

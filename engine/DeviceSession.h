@@ -6,7 +6,9 @@
 // and counters are reused, a run resets only what the previous one touched,
 // and a click reads back only the box of its classified pixels in the
 // narrowest types, into recycled pinned memory. So a click costs its own
-// work, not the image's size. Opening another image or device means another
+// work, not the image's size. The first run does not wait for the whole
+// image either: it grows in a window around its seeds where it can
+// (stages/GrowWindow.h), and the image follows on another thread. Opening another image or device means another
 // session; destroying it releases everything.
 #pragma once
 
@@ -16,6 +18,7 @@
 #include "Result.h"
 #include "Seeds.h"
 #include "Variant.h"
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,8 +32,11 @@ struct GrowRun;
 
 class DeviceSession {
 public:
+    // Resident: runs follow one another. Once: one run, then the session
+    // goes (after a first run in a window, the image is not uploaded).
+    enum class Use { Resident, Once };
     // The session keeps `image` alive; nothing is uploaded before the first run.
-    DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image);
+    DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaImage> image, Use use = Use::Resident);
     ~DeviceSession();
     DeviceSession(const DeviceSession&) = delete;
     DeviceSession& operator=(const DeviceSession&) = delete;
@@ -57,13 +63,24 @@ private:
     struct Prepared;
     struct Grown;
     Prepared prepare(const std::vector<Seed>& seeds, const PipelineParams& params, const GrowVariant& variant);
-    Grown grow(Prepared& prepared, const PipelineParams& params, const RunControl& control);
+    Grown grow(Prepared& prepared, const std::vector<Seed>& seeds, const PipelineParams& params,
+               const GrowVariant& variant, const RunControl& control);
+    // The first run in a window around the seeds (stages/GrowWindow.h);
+    // false when its result may not be the image's.
+    bool growInWindow(Grown& grown, const std::vector<Seed>& seeds, const PipelineParams& params,
+                      const GrowVariant& variant, const RunControl& control);
+    // After a run in a window: the whole luma uploaded on another thread.
+    void uploadInBackground(const std::string& key);
+    // Waits for that upload; if it failed, the next run uploads again.
+    void awaitUpload();
     template <typename Result>
     void describeRun(Result& result, const GrowRun& run, const GrowVariant& variant) const;
 
     ComputeDevice& device_;
     std::shared_ptr<const LumaImage> image_;
+    Use use_;
     std::unique_ptr<GrowState> state_;
+    std::future<void> lumaUpload_; // state_'s luma, uploading after a first run in a window
     // The prefiltered luma of the last prefilter run, and which it was.
     std::string filteredKey_;
     std::shared_ptr<const std::vector<uint16_t>> filtered_;

@@ -53,7 +53,8 @@ GrowResultPtr runDevicePipeline(ComputeDevice& device, const LumaImage& image,
                                 const GrowVariant& variant, const RunControl& control)
 {
     // A session used once: it does not own the image, which outlives it here.
-    DeviceSession session(device, std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image));
+    DeviceSession session(device, std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image),
+                          DeviceSession::Use::Once);
     return session.run(seeds, params, variant, control);
 }
 

@@ -60,7 +60,7 @@ struct Measurement {
     std::string label;  // short form for the table
     GrowVariant variant;
     Spread hostMs;                  // variants: resident clicks of one session
-    std::optional<Spread> firstMs;  // variants: the first click of a new session, upload included
+    std::optional<Spread> firstMs;  // variants: the first click of a new session, its upload included
     std::optional<Spread> deviceMs; // device runs only
     std::optional<Spread> idleMs;
     uint32_t iterations = 0;

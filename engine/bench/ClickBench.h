@@ -32,7 +32,7 @@ std::vector<ClickStep> clickScript(int width, int height, uint32_t range);
 
 struct ClickMeasurement {
     std::string step;
-    bool resident = true;    // false for the first click: a new session, the image uploaded
+    bool resident = true;    // false for the first click: a new session, the image (or a window) uploaded
     Spread hostMs;           // request to maps in host memory
     Spread deviceMs;         // kernel time
     uint32_t iterations = 0;

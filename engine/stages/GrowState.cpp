@@ -2,12 +2,14 @@
 // read-back of a run's box maps through pinned host memory.
 #include "GrowState.h"
 #include "Device.h"
+#include "HostMemory.h"
 #include "grow/GrowPrograms.h"
 #include "TimingLog.h"
 #include "grow_counters.h"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 
 namespace rgx {
 
@@ -39,12 +41,15 @@ struct GrowState::HostBlock {
     }
 };
 
-GrowState::GrowState(ComputeDevice& device, int width, int height)
-    : device_(device), width_(width), height_(height)
+GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory)
+    : device_(device), width_(width), height_(height), hostMemory_(hostMemory)
 {
 }
 
-GrowState::~GrowState() = default;
+GrowState::~GrowState()
+{
+    adoptPendingBlock(true); // the block's thread uses the queue
+}
 
 cl::Buffer GrowState::make(size_t bytes)
 {
@@ -57,15 +62,24 @@ void GrowState::ensure(cl::Buffer& buffer, size_t bytes)
         buffer = make(bytes);
 }
 
-bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings)
+bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings,
+                        const char* command)
 {
     if (luma() != nullptr && key == lumaKey_)
         return false;
     ensure(luma, pixelCount() * 2);
     device_.queue().enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
-                                       timings.track("upload", "write:luma"));
+                                       timings.track("upload", command));
     lumaKey_ = key;
     return true;
+}
+
+void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::string& key)
+{
+    ensure(luma, pixelCount() * 2);
+    cl::CommandQueue queue(device_.context(), device_.device());
+    queue.enqueueWriteBuffer(luma, CL_TRUE, 0, pixelCount() * 2, values.data());
+    lumaKey_ = key;
 }
 
 GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions)
@@ -113,8 +127,30 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     return start;
 }
 
+// Read-backs of at most this many bytes get pinned memory at once. A larger
+// one that no free pinned block holds goes to pageable memory this time,
+// while a pinned block of its size is made on another thread for the next:
+// on the H100 pinning costs NVIDIA's driver about 0.5 ms per MiB (a whole
+// 4096 x 4096 box, 48 MiB: 32 ms), a staged read into pageable memory
+// about 0.15 ms per MiB.
+constexpr size_t pinnedAtOnceBytes = size_t(1) << 20;
+
+void GrowState::adoptPendingBlock(bool wait)
+{
+    if (!pendingBlock_.valid())
+        return;
+    if (!wait && pendingBlock_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    try {
+        hostBlocks_.push_back(pendingBlock_.get());
+    } catch (const std::exception&) {
+        // No pinned memory to be had: large reads stay pageable.
+    }
+}
+
 std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
 {
+    adoptPendingBlock(false);
     // A block nobody else holds any more is free; the smallest that fits is taken.
     std::shared_ptr<HostBlock> best;
     for (const auto& block : hostBlocks_)
@@ -126,8 +162,17 @@ std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
     hostBlocks_.erase(std::remove_if(hostBlocks_.begin(), hostBlocks_.end(),
                                      [](const auto& block) { return block.use_count() == 1; }),
                       hostBlocks_.end());
-    hostBlocks_.push_back(std::make_shared<HostBlock>(device_.context(), device_.queue(), std::max<size_t>(bytes, 64)));
-    return hostBlocks_.back();
+    bytes = std::max<size_t>(bytes, 64);
+    if (bytes <= pinnedAtOnceBytes) {
+        hostBlocks_.push_back(std::make_shared<HostBlock>(device_.context(), device_.queue(), bytes));
+        return hostBlocks_.back();
+    }
+    if (hostMemory_ == HostMemory::Recycled && !pendingBlock_.valid())
+        pendingBlock_ = std::async(std::launch::async, [context = device_.context(), queue = device_.queue(),
+                                                        bytes]() mutable {
+            return std::make_shared<HostBlock>(context, queue, bytes);
+        });
+    return nullptr;
 }
 
 BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
@@ -172,8 +217,16 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     queue.enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
                                timings.track("download", "pack_maps"));
 
-    std::shared_ptr<HostBlock> block = hostBlock(labelBytes + count * size_t(maps.stampBytes));
-    uint8_t* host = static_cast<uint8_t*>(block->mapped);
+    const size_t bytes = labelBytes + count * size_t(maps.stampBytes);
+    uint8_t* host = nullptr;
+    if (std::shared_ptr<HostBlock> block = hostBlock(bytes)) {
+        host = static_cast<uint8_t*>(block->mapped);
+        maps.storage = std::shared_ptr<const void>(block, block->mapped);
+    } else {
+        std::shared_ptr<uint8_t> pageable = pageableBlock(bytes);
+        host = pageable.get();
+        maps.storage = std::move(pageable);
+    }
     queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
                             timings.track("download", "read:labels"));
     queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
@@ -181,24 +234,24 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     queue.finish();
     maps.labels = host;
     maps.stamps = host + labelBytes;
-    maps.storage = std::shared_ptr<const void>(block, block->mapped);
     return maps;
 }
 
 void GrowState::readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& fullLabels,
-                            std::vector<uint32_t>& fullStamps, TimingLog& timings)
+                            std::vector<uint32_t>& fullStamps, TimingLog& timings, const MapPlacement& at)
 {
     if (box.empty())
         return;
     cl::CommandQueue& queue = device_.queue();
     const size_t boxWidth = box.x1 - box.x0 + 1, boxHeight = box.y1 - box.y0 + 1;
-    const size_t rowPitch = size_t(width_);
+    const size_t rowPitch = size_t(width_), hostPitch = size_t(at.width > 0 ? at.width : width_);
     // One rectangle per map, its rows where the image's rows are.
     auto readRect = [&](const cl::Buffer& buffer, void* host, size_t bytesPerPixel, const char* name) {
         const std::array<size_t, 3> origin{box.x0 * bytesPerPixel, box.y0, 0};
+        const std::array<size_t, 3> hostOrigin{(box.x0 + size_t(at.x0)) * bytesPerPixel, box.y0 + size_t(at.y0), 0};
         const std::array<size_t, 3> region{boxWidth * bytesPerPixel, boxHeight, 1};
-        queue.enqueueReadBufferRect(buffer, CL_FALSE, origin, origin, region, rowPitch * bytesPerPixel, 0,
-                                    rowPitch * bytesPerPixel, 0, host, nullptr, timings.track("download", name));
+        queue.enqueueReadBufferRect(buffer, CL_FALSE, origin, hostOrigin, region, rowPitch * bytesPerPixel, 0,
+                                    hostPitch * bytesPerPixel, 0, host, nullptr, timings.track("download", name));
     };
     readRect(labels[set], fullLabels.data(), 2, "read:labels");
     readRect(stamps[set], fullStamps.data(), 4, "read:stamps");

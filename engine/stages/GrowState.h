@@ -3,13 +3,16 @@
 // maps, the frontier queues or tile lists, the per-region words and the
 // counters. Buffers are made on first need and reused; a run resets only the
 // rows the previous run touched. The read-back goes through pinned host
-// memory that is recycled once no result refers to it.
+// memory that is recycled once no result refers to it; a large one that
+// finds none free goes to pageable memory while a pinned block is made on
+// another thread for the next (pinning costs more than that read).
 #pragma once
 
 #include "OpenCl.h"
 #include "Result.h"
 #include "Variant.h"
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,9 +45,20 @@ struct Footprint {
     uint64_t hostBytes = 0;   // pinned read-back memory
 };
 
+// Where a state's pixels lie in an image's full maps: at (x0, y0) of an
+// image `width` pixels wide (0: the state's own width).
+struct MapPlacement {
+    int x0 = 0;
+    int y0 = 0;
+    int width = 0;
+};
+
 class GrowState {
 public:
-    GrowState(ComputeDevice& device, int width, int height);
+    // How read-backs use host memory: recycled pinned blocks, or (for a
+    // state used for one run) pinned blocks only where they are made at once.
+    enum class HostMemory { Recycled, OneRun };
+    GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory = HostMemory::Recycled);
     ~GrowState();
     GrowState(const GrowState&) = delete;
     GrowState& operator=(const GrowState&) = delete;
@@ -58,7 +72,13 @@ public:
 
     // The luma the regions grow on, uploaded when `key` (the image and its
     // prefilter) differs from the one on the device. True when it uploaded.
-    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings);
+    // `command`: the upload's name in the timings.
+    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings,
+                 const char* command = "write:luma");
+    // The same upload made on another thread while this state is not used
+    // (DeviceSession, after a first run in a window): through its own queue,
+    // returning when it is done. Throws cl::Error.
+    void uploadLuma(const std::vector<uint16_t>& luma, const std::string& key);
 
     // What the start of a run resets (start_run in kernels/grow_session.cl):
     // the pixels the previous run touched (everywhere the first time, or
@@ -100,7 +120,7 @@ public:
     // The same box read straight into full maps of the image (which hold
     // label 0 and stamp "never" elsewhere): no narrow copy, no pinned block.
     void readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps,
-                     TimingLog& timings);
+                     TimingLog& timings, const MapPlacement& at = {});
 
     Footprint footprint() const;
 
@@ -118,11 +138,17 @@ private:
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);
+    // A free pinned block of at least `bytes`, or null: then the read goes
+    // to pageable memory and a pinned block is being made for the next.
     std::shared_ptr<HostBlock> hostBlock(size_t bytes);
+    // The block made on another thread, into hostBlocks_ once it is there
+    // (or at once, with wait).
+    void adoptPendingBlock(bool wait);
 
     ComputeDevice& device_;
     int width_;
     int height_;
+    HostMemory hostMemory_;
     std::string lumaKey_;
     size_t regionCapacity_ = 0;
     PixelBox dirty_;
@@ -131,6 +157,7 @@ private:
     cl::Buffer packedStamps_;
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
+    std::future<std::shared_ptr<HostBlock>> pendingBlock_;
     std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
 };
 

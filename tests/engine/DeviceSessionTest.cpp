@@ -2,6 +2,7 @@
 // image, each result equal to the CPU reference bit for bit on every device,
 // including clicks that shrink a region (nothing of the previous run may
 // survive), with the image uploaded once and the buffers reused.
+#include "ResultChecks.h"
 #include "TestImages.h"
 #include "Device.h"
 #include "DeviceSession.h"
@@ -52,32 +53,6 @@ std::vector<Click> clickSequence(const LumaImage& image)
     return clicks;
 }
 
-void expectEqual(const GrowResult& expected, const GrowResult& actual, const std::string& what)
-{
-    const ResultDiff diff = compareResults(expected, actual);
-    ASSERT_EQ(diff.differingPixels, 0u)
-        << what << ": first differing pixel (" << diff.firstDifferingPixel % expected.width << ","
-        << diff.firstDifferingPixel / expected.width << ") expected label "
-        << expected.labels[size_t(diff.firstDifferingPixel)] << " stamp "
-        << expected.stamps[size_t(diff.firstDifferingPixel)] << ", got label "
-        << actual.labels[size_t(diff.firstDifferingPixel)] << " stamp " << actual.stamps[size_t(diff.firstDifferingPixel)];
-    EXPECT_EQ(expected.iterations, actual.iterations) << what;
-    EXPECT_EQ(expected.stoppedAtCap, actual.stoppedAtCap) << what;
-    ASSERT_EQ(expected.regions.size(), actual.regions.size()) << what;
-    for (size_t k = 0; k < expected.regions.size(); ++k) {
-        EXPECT_EQ(expected.regions[k].count, actual.regions[k].count) << what << ", region " << k + 1;
-        EXPECT_EQ(expected.regions[k].sum, actual.regions[k].sum) << what << ", region " << k + 1;
-    }
-}
-
-int uploads(const std::vector<TimingRecord>& timings, const std::string& kernel)
-{
-    int count = 0;
-    for (const TimingRecord& record : timings)
-        count += record.kernel == kernel ? 1 : 0;
-    return count;
-}
-
 } // namespace
 
 TEST(DeviceSession, EveryClickEqualsTheReferenceOnEveryDevice)
@@ -95,10 +70,10 @@ TEST(DeviceSession, EveryClickEqualsTheReferenceOnEveryDevice)
                                          " (" + clicks[c].step + ")";
                 const GrowResultPtr expected = runReferencePipeline(*image, clicks[c].seeds, clicks[c].params);
                 const ClickResultPtr click = session.click(clicks[c].seeds, clicks[c].params, variant);
-                expectEqual(*expected, click->toGrowResult(), what);
+                test::expectEqual(*expected, click->toGrowResult(), what);
                 // The luma travels on the first click and when the prefilter changes.
                 const bool newLuma = c == 0 || clicks[c].params.prefilter.kind != clicks[c - 1].params.prefilter.kind;
-                EXPECT_EQ(uploads(click->timings, "write:luma"), newLuma ? 1 : 0) << what;
+                EXPECT_EQ(test::commandCount(click->timings, "write:luma"), newLuma ? 1 : 0) << what;
             }
         }
     }
@@ -116,12 +91,12 @@ TEST(DeviceSession, WholePipelineRunsEqualTheReferenceBetweenClicks)
         ComputeDevice device(info);
         DeviceSession session(device, image);
         const std::vector<Seed> seeds = {{10, 10}, {60, 50}};
-        expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
+        test::expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
                     info.name + ", postfilter");
-        expectEqual(*runReferencePipeline(*image, {{40, 30}}, range),
+        test::expectEqual(*runReferencePipeline(*image, {{40, 30}}, range),
                     session.click({{40, 30}}, range, parseVariant("fusion=tiles"))->toGrowResult(),
                     info.name + ", click after the postfilter run");
-        expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
+        test::expectEqual(*runReferencePipeline(*image, seeds, post), *session.run(seeds, post, GrowVariant{}),
                     info.name + ", postfilter again");
     }
 }
@@ -172,7 +147,7 @@ TEST(DeviceSession, KeptResultsStayTheSameWhileTheSessionGoesOn)
     const GrowResult before = first->toGrowResult();
     for (int x = 40; x < 100; x += 20)
         session.click({{x, 60}}, params, GrowVariant{});
-    expectEqual(before, first->toGrowResult(), "the first click's maps after three more clicks");
+    test::expectEqual(before, first->toGrowResult(), "the first click's maps after three more clicks");
 }
 
 TEST(DeviceSession, FootprintStaysWithinItsBoundAndARepeatedClickAddsNothing)

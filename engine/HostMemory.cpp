@@ -1,0 +1,32 @@
+// Host memory for large read-backs, offered for transparent huge pages.
+#include "HostMemory.h"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+namespace rgx {
+
+void adviseHugePages(const void* begin, size_t bytes)
+{
+#ifdef __linux__
+    // Only whole huge pages inside the block: the advice covers the pages it names.
+    constexpr uintptr_t hugePage = 2u << 20;
+    const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + hugePage - 1) & ~(hugePage - 1);
+    const uintptr_t last = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(hugePage - 1);
+    if (last > first)
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)begin;
+    (void)bytes;
+#endif
+}
+
+std::shared_ptr<uint8_t> pageableBlock(size_t bytes)
+{
+    std::shared_ptr<uint8_t> block(new uint8_t[bytes], std::default_delete<uint8_t[]>());
+    adviseHugePages(block.get(), bytes);
+    return block;
+}
+
+} // namespace rgx

@@ -1,0 +1,195 @@
+// The first run of a resident session grows in a window around its seeds
+// (engine/stages/GrowWindow.h): where the window is put, when its result is
+// the image's, and on every device that the result equals the CPU
+// reference bit for bit, whether the region stays inside the window or
+// leaves it, and that the whole image is on the device for the next click.
+#include "ResultChecks.h"
+#include "TestImages.h"
+#include "Device.h"
+#include "DeviceSession.h"
+#include "Pipeline.h"
+#include "stages/GrowWindow.h"
+
+#include <gtest/gtest.h>
+
+using namespace rgx;
+
+namespace {
+
+GrowParams rangeParams(uint32_t range)
+{
+    GrowParams params;
+    params.mode = Mode::Range;
+    params.lower = params.upper = range;
+    return params;
+}
+
+// Noise of 2048 x 2048 with a disc of radius 300 around `centre`: inside
+// it, luma within ±16 of the centre's, but for the noise's brightest pixels,
+// which are walls (more than 127 away from the centre's luma), as is a ring
+// around the disc. A region seeded at the centre in a range of ±60 winds
+// between the walls and stays inside the first run's window (512 pixels
+// each way).
+std::shared_ptr<const LumaImage> ringedImage(Seed centre)
+{
+    LumaImage image = test::randomImage(2048, 2048, test::PixelKind::Grey8, 21);
+    const uint16_t seedLuma = 100;
+    const uint16_t wall = 255;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            const int dx = x - centre.x, dy = y - centre.y;
+            const int squared = dx * dx + dy * dy;
+            uint16_t& luma = image.luma[size_t(y) * 2048 + size_t(x)];
+            if (squared < 300 * 300)
+                luma = luma > 190 ? wall : uint16_t(seedLuma - 16 + luma % 33);
+            else if (squared < 304 * 304)
+                luma = wall;
+        }
+    image.luma[size_t(centre.y) * 2048 + size_t(centre.x)] = seedLuma;
+    return std::make_shared<const LumaImage>(std::move(image));
+}
+
+} // namespace
+
+TEST(GrowWindow, AWindowIsChosenOnlyWhereItPays)
+{
+    const GrowParams range = rangeParams(40);
+    const GrowVariant variant;
+    std::optional<GrowWindow> window = firstRunWindow(4096, 4096, {{2000, 1000}}, range, variant, 1);
+    ASSERT_TRUE(window);
+    EXPECT_EQ(window->x0, 1488);
+    EXPECT_EQ(window->y0, 488);
+    EXPECT_EQ(window->width, 1024);
+    EXPECT_EQ(window->height, 1024);
+
+    // Clamped at the image's edges.
+    window = firstRunWindow(4096, 4096, {{10, 4090}}, range, variant, 1);
+    ASSERT_TRUE(window);
+    EXPECT_EQ(window->x0, 0);
+    EXPECT_EQ(window->width, 522);
+    EXPECT_EQ(window->y0, 3578);
+    EXPECT_EQ(window->height, 518);
+
+    // On the grid of the partial pictures, still around the seeds.
+    window = firstRunWindow(4096, 4096, {{2000, 1000}, {2100, 1100}}, range, variant, 7);
+    ASSERT_TRUE(window);
+    EXPECT_EQ(window->x0 % 7, 0);
+    EXPECT_EQ(window->y0 % 7, 0);
+    EXPECT_LE(window->x0, 2000 - growWindowMargin);
+    EXPECT_GE(window->x0 + window->width, 2100 + growWindowMargin);
+    EXPECT_LE(window->y0, 1000 - growWindowMargin);
+    EXPECT_GE(window->y0 + window->height, 1100 + growWindowMargin);
+
+    // None: every region grows until the image is full, the lesson is the
+    // whole image's, or the window would hold more than a third of it.
+    EXPECT_FALSE(firstRunWindow(4096, 4096, {{2000, 1000}}, GrowParams{}, variant, 1));
+    EXPECT_FALSE(firstRunWindow(4096, 4096, {{2000, 1000}}, range, parseVariant("collectives=local-nobarrier"), 1));
+    EXPECT_FALSE(firstRunWindow(1536, 1536, {{700, 700}}, range, variant, 1));
+    EXPECT_FALSE(firstRunWindow(4096, 4096, {{1000, 1000}, {3000, 3000}}, range, variant, 1));
+}
+
+TEST(GrowWindow, OnlyAnEdgeInsideTheImageCanLeadOut)
+{
+    // A window of 200 x 300 at x 100 of a 1000 x 300 image: its top and
+    // bottom are the image's.
+    const GrowWindow window{100, 0, 200, 300};
+    EXPECT_FALSE(reachesInnerEdge(PixelBox{5, 0, 150, 299}, window, 1000, 300));
+    EXPECT_FALSE(reachesInnerEdge(PixelBox{1, 1, 198, 298}, window, 1000, 300));
+    EXPECT_TRUE(reachesInnerEdge(PixelBox{0, 5, 10, 10}, window, 1000, 300));
+    EXPECT_TRUE(reachesInnerEdge(PixelBox{5, 5, 199, 10}, window, 1000, 300));
+    // At the image's right edge the window's right edge is the image's.
+    EXPECT_FALSE(reachesInnerEdge(PixelBox{5, 5, 199, 10}, GrowWindow{800, 0, 200, 300}, 1000, 300));
+}
+
+TEST(GrowWindow, AFirstClickInAWindowEqualsTheReferenceAndTheImageFollows)
+{
+    const Seed centre{1100, 900};
+    const auto image = ringedImage(centre);
+    PipelineParams params;
+    params.grow = rangeParams(60);
+    const std::vector<Seed> first = {centre};
+    const std::vector<Seed> far = {{40, 1900}}; // outside the first window
+    const GrowResultPtr expectedFirst = runReferencePipeline(*image, first, params);
+    const GrowResultPtr expectedFar = runReferencePipeline(*image, far, params);
+    ASSERT_GT(expectedFirst->iterations, 20u) << "the test needs a region of some size";
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variantText : {"fusion=tiles", "", "collectives=local,fusion=grid-barrier"}) {
+            const std::string what = info.name + ", " + parseVariant(variantText).text();
+            DeviceSession session(device, image);
+            const ClickResultPtr click = session.click(first, params, parseVariant(variantText));
+            test::expectEqual(*expectedFirst, click->toGrowResult(), what + ", first click");
+            EXPECT_EQ(click->maps.width, 2048) << what;
+            EXPECT_EQ(test::commandCount(click->timings, "write:luma_window"), 1) << what;
+            EXPECT_EQ(test::commandCount(click->timings, "write:luma"), 0) << what;
+            // The image was uploaded after the first click: nothing travels now.
+            const ClickResultPtr next = session.click(far, params, parseVariant(variantText));
+            test::expectEqual(*expectedFar, next->toGrowResult(), what + ", a click outside the first window");
+            EXPECT_EQ(test::commandCount(next->timings, "write:luma_window"), 0) << what;
+            EXPECT_EQ(test::commandCount(next->timings, "write:luma"), 0) << what;
+            // The full maps of a first run, as the explorer asks for them.
+            DeviceSession fresh(device, image);
+            const GrowResultPtr run = fresh.run(first, params, parseVariant(variantText));
+            test::expectEqual(*expectedFirst, *run, what + ", first run with full maps");
+            EXPECT_EQ(test::commandCount(run->timings, "write:luma_window"), 1) << what;
+        }
+    }
+}
+
+TEST(GrowWindow, ARegionThatLeavesTheWindowIsGrownOnTheWholeImage)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(2048, 2048, test::PixelKind::Grey8, 22));
+    PipelineParams params;
+    params.grow = rangeParams(255); // the whole image
+    const std::vector<Seed> seeds = {{1000, 1000}};
+    const GrowResultPtr expected = runReferencePipeline(*image, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        DeviceSession session(device, image);
+        const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+        test::expectEqual(*expected, click->toGrowResult(), info.name);
+        EXPECT_EQ(test::commandCount(click->timings, "write:luma_window"), 1) << info.name;
+        EXPECT_EQ(test::commandCount(click->timings, "write:luma"), 1) << info.name;
+    }
+}
+
+// Partial pictures of a first run in a window are pictures of the image:
+// every pixel classified in one has its final label and stamp there.
+TEST(GrowWindow, PartialPicturesOfAWindowAreInTheImagesCoordinates)
+{
+    const Seed centre{1100, 900};
+    const auto image = ringedImage(centre);
+    PipelineParams params;
+    params.grow = rangeParams(60);
+    ComputeDevice device(selectDevice(""));
+    DeviceSession session(device, image);
+    std::vector<std::pair<BoxMaps, uint32_t>> partials;
+    RunControl control;
+    control.partialStep = 3;
+    control.partialWanted = [] { return true; };
+    control.partial = [&](const BoxMaps& maps, uint32_t iteration) {
+        if (partials.size() < 4)
+            partials.emplace_back(maps, iteration);
+    };
+    const GrowResultPtr final = session.run({centre}, params, parseVariant("driver=host-sync"), control);
+    EXPECT_EQ(test::commandCount(final->timings, "write:luma_window"), 1);
+    ASSERT_GE(partials.size(), 2u);
+    for (const auto& [maps, iteration] : partials) {
+        EXPECT_EQ(maps.width, 2048);
+        EXPECT_EQ(maps.height, 2048);
+        EXPECT_EQ(maps.x0 % 3, 0);
+        EXPECT_EQ(maps.y0 % 3, 0);
+        uint64_t classified = 0;
+        for (int y = maps.y0; y < maps.y0 + maps.boxHeight * 3; y += 3)
+            for (int x = maps.x0; x < maps.x0 + maps.boxWidth * 3; x += 3) {
+                const size_t p = size_t(y) * 2048 + size_t(x);
+                if (maps.stamp(x, y) == unclassifiedStamp)
+                    continue;
+                ++classified;
+                ASSERT_EQ(maps.stamp(x, y), final->stamps[p]) << "(" << x << "," << y << ")";
+                ASSERT_EQ(maps.label(x, y), final->labels[p]) << "(" << x << "," << y << ")";
+                ASSERT_LE(maps.stamp(x, y), iteration);
+            }
+        EXPECT_GT(classified, 0u) << "after iteration " << iteration;
+    }
+}
