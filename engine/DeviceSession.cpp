@@ -76,7 +76,7 @@ DeviceSession::DeviceSession(ComputeDevice& device, std::shared_ptr<const LumaIm
 
 DeviceSession::~DeviceSession()
 {
-    awaitUpload();
+    awaitBackground();
 }
 
 DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, const PipelineParams& params,
@@ -108,7 +108,7 @@ DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, c
 
 DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<Seed>& seeds,
                                          const PipelineParams& params, const GrowVariant& variant,
-                                         const RunControl& control)
+                                         const RunControl& control, Maps maps)
 {
     Grown grown;
     grown.start = Clock::now();
@@ -135,15 +135,20 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
     }
     grown.luma = pre.kind == PrefilterSpec::Kind::None ? &image.luma : filtered_.get();
 
-    awaitUpload();
+    awaitBackground();
     if (!state_) {
         if (pre.kind == PrefilterSpec::Kind::None && growInWindow(grown, seeds, params, variant, control))
             return grown;
         state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+        // Box maps of up to the whole image, one byte a label (two beyond
+        // 255 regions) and two a stamp: ready by the time the run ends.
+        if (maps == Maps::Box)
+            state_->prepareHostMemory(size_t(image.pixelCount()) * (seeds.size() <= 255 ? 3 : 4));
     }
     grown.state = state_.get();
     state_->setLuma(*grown.luma, key, grown.timings);
-    grown.run = prepared.regionGrowing->run(*state_, *grown.luma, control, grown.timings);
+    grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width), control,
+                                            grown.timings);
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
     return grown;
 }
@@ -159,17 +164,18 @@ bool DeviceSession::growInWindow(Grown& grown, const std::vector<Seed>& seeds, c
     const RegionGrowing growing(device_, window->width, window->height, windowSeeds(seeds, *window), params.grow,
                                 variant);
     auto state = std::make_unique<GrowState>(device_, window->width, window->height, GrowState::HostMemory::OneRun);
-    const std::vector<uint16_t> luma = windowLuma(*grown.luma, image.width, *window);
-    state->setLuma(luma, "window", grown.timings, "write:luma_window");
+    state->setLumaWindow(*grown.luma, image.width, window->x0, window->y0, grown.timings);
     // Partial pictures are of the image, as in any other run.
     RunControl inWindow = control;
     if (control.partial)
         inWindow.partial = [&](const BoxMaps& maps, uint32_t iteration) {
             control.partial(inImage(maps, *window, image.width, image.height), iteration);
         };
-    GrowRun run = growing.run(*state, luma, inWindow, grown.timings);
-    if (reachesInnerEdge(run.box, *window, image.width, image.height))
+    GrowRun run = growing.run(*state, seedLumaOf(seeds, *grown.luma, image.width), inWindow, grown.timings);
+    if (reachesInnerEdge(run.box, *window, image.width, image.height)) {
+        releaseInBackground(std::move(state));
         return false; // the region may go on outside: the whole image decides
+    }
     grown.run = std::move(run); // its box in the window's coordinates
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
     grown.window = *window;
@@ -178,17 +184,34 @@ bool DeviceSession::growInWindow(Grown& grown, const std::vector<Seed>& seeds, c
     return true;
 }
 
-void DeviceSession::uploadInBackground(const std::string& key)
+void DeviceSession::followFirstRun(Grown& grown, const std::string& key)
 {
+    if (!grown.windowState)
+        return;
+    if (use_ == Use::Once) {
+        releaseInBackground(std::move(grown.windowState));
+        return;
+    }
     const LumaImage& image = *image_;
     state_ = std::make_unique<GrowState>(device_, image.width, image.height);
-    lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, key] {
+    lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, key,
+                                                  window = std::move(grown.windowState)]() mutable {
+        window.reset();
         state->uploadLuma(*luma, key);
     });
 }
 
-void DeviceSession::awaitUpload()
+void DeviceSession::releaseInBackground(std::unique_ptr<GrowState> state)
 {
+    if (released_.valid())
+        released_.wait();
+    released_ = std::async(std::launch::async, [state = std::move(state)]() mutable { state.reset(); });
+}
+
+void DeviceSession::awaitBackground()
+{
+    if (released_.valid())
+        released_.wait();
     if (!lumaUpload_.valid())
         return;
     try {
@@ -210,7 +233,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     auto labelMap = std::async(std::launch::async, [pixelCount] { return hostMap<uint16_t>(pixelCount, 0); });
     auto stampMap = std::async(std::launch::async,
                                [pixelCount] { return hostMap<uint32_t>(pixelCount, unclassifiedStamp); });
-    Grown grown = grow(prepared, seeds, params, variant, control);
+    Grown grown = grow(prepared, seeds, params, variant, control, Maps::Full);
 
     GrowResult result;
     result.width = image.width;
@@ -219,8 +242,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     result.stamps = stampMap.get();
     grown.state->readBoxInto(grown.run.finalSet, grown.run.box, result.labels, result.stamps, grown.timings,
                              {grown.window.x0, grown.window.y0, image.width});
-    if (grown.windowState && use_ == Use::Resident)
-        uploadInBackground(prepared.prefilterKey);
+    followFirstRun(grown, prepared.prefilterKey);
     describeRun(result, grown.run, variant);
 
     if (DensityFilter* density = prepared.density.get()) {
@@ -246,14 +268,13 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
         throw InputError("a click returns the box maps of region growing; the postfilter " +
                          postfilterText(params.postfilter) + " needs the full maps (run the whole pipeline)");
     Prepared prepared = prepare(seeds, params, variant);
-    Grown grown = grow(prepared, seeds, params, variant, control);
+    Grown grown = grow(prepared, seeds, params, variant, control, Maps::Box);
     const LumaImage& image = *image_;
     ClickResult result;
     result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
                                                grown.run.iterations, grown.timings),
                           grown.window, image.width, image.height);
-    if (grown.windowState && use_ == Use::Resident)
-        uploadInBackground(prepared.prefilterKey);
+    followFirstRun(grown, prepared.prefilterKey);
     result.hostMilliseconds = millisecondsSince(grown.start);
     describeRun(result, grown.run, variant);
     if (params.prefilter.kind != PrefilterSpec::Kind::None)
@@ -265,6 +286,8 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
 
 Footprint DeviceSession::footprint() const
 {
+    if (released_.valid())
+        released_.wait();
     if (lumaUpload_.valid())
         lumaUpload_.wait();
     return state_ ? state_->footprint() : Footprint{};

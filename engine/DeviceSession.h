@@ -63,16 +63,20 @@ private:
     struct Prepared;
     struct Grown;
     Prepared prepare(const std::vector<Seed>& seeds, const PipelineParams& params, const GrowVariant& variant);
+    enum class Maps { Full, Box }; // what the caller reads back
     Grown grow(Prepared& prepared, const std::vector<Seed>& seeds, const PipelineParams& params,
-               const GrowVariant& variant, const RunControl& control);
+               const GrowVariant& variant, const RunControl& control, Maps maps);
     // The first run in a window around the seeds (stages/GrowWindow.h);
     // false when its result may not be the image's.
     bool growInWindow(Grown& grown, const std::vector<Seed>& seeds, const PipelineParams& params,
                       const GrowVariant& variant, const RunControl& control);
-    // After a run in a window: the whole luma uploaded on another thread.
-    void uploadInBackground(const std::string& key);
-    // Waits for that upload; if it failed, the next run uploads again.
-    void awaitUpload();
+    // After a first run in a window, once its result is read: the whole
+    // luma uploaded (Use::Resident) and the window's buffers released, on
+    // another thread.
+    void followFirstRun(Grown& grown, const std::string& key);
+    void releaseInBackground(std::unique_ptr<GrowState> state);
+    // Waits for that work; if the upload failed, the next run uploads again.
+    void awaitBackground();
     template <typename Result>
     void describeRun(Result& result, const GrowRun& run, const GrowVariant& variant) const;
 
@@ -81,6 +85,7 @@ private:
     Use use_;
     std::unique_ptr<GrowState> state_;
     std::future<void> lumaUpload_; // state_'s luma, uploading after a first run in a window
+    std::future<void> released_;   // a window's buffers, being released
     // The prefiltered luma of the last prefilter run, and which it was.
     std::string filteredKey_;
     std::shared_ptr<const std::vector<uint16_t>> filtered_;

@@ -1,6 +1,11 @@
 // Host memory for large read-backs, offered for transparent huge pages.
 #include "HostMemory.h"
 
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -27,6 +32,19 @@ std::shared_ptr<uint8_t> pageableBlock(size_t bytes)
     std::shared_ptr<uint8_t> block(new uint8_t[bytes], std::default_delete<uint8_t[]>());
     adviseHugePages(block.get(), bytes);
     return block;
+}
+
+void touchInParallel(uint8_t* begin, size_t bytes)
+{
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u);
+    constexpr size_t hugePage = size_t(2) << 20;
+    const size_t slice = (bytes / threads + hugePage - 1) / hugePage * hugePage;
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads && t * slice < bytes; ++t)
+        helpers.emplace_back([=] { std::memset(begin + t * slice, 0, std::min(slice, bytes - t * slice)); });
+    std::memset(begin, 0, std::min(slice, bytes));
+    for (std::thread& helper : helpers)
+        helper.join();
 }
 
 } // namespace rgx

@@ -17,6 +17,10 @@ void adviseHugePages(const void* begin, size_t bytes);
 // `bytes` of uninitialised host memory, advised so.
 std::shared_ptr<uint8_t> pageableBlock(size_t bytes);
 
+// Touches every page of `bytes` at `begin` (writes zeros), on up to four
+// threads where the machine has cores to spare: page faults are the cost.
+void touchInParallel(uint8_t* begin, size_t bytes);
+
 // A map of `count` values, each `value`, advised so.
 template <typename T>
 std::vector<T> hostMap(size_t count, T value)

@@ -248,4 +248,13 @@ void validateSeeds(const std::vector<Seed>& seeds, int width, int height)
     }
 }
 
+std::vector<uint32_t> seedLumaOf(const std::vector<Seed>& seeds, const std::vector<uint16_t>& luma, int width)
+{
+    std::vector<uint32_t> values;
+    values.reserve(seeds.size());
+    for (const Seed& seed : seeds)
+        values.push_back(luma[size_t(seed.y) * size_t(width) + size_t(seed.x)]);
+    return values;
+}
+
 } // namespace rgx

@@ -3,6 +3,7 @@
 
 #include "GrowParams.h"
 #include <QString>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ std::string formatSeedsText(const std::vector<Seed>& seeds); // readable by pars
 std::optional<GrowParams> parseSuggestedParameters(const std::string& text, const std::string& origin,
                                                    const GrowParams& base = {});
 std::optional<GrowParams> readSuggestedParameters(const QString& path, const GrowParams& base = {});
+
+// The luma of each seed's pixel in a width-pixels-wide image, in seed order.
+std::vector<uint32_t> seedLumaOf(const std::vector<Seed>& seeds, const std::vector<uint16_t>& luma, int width);
 
 // Throws InputError naming the first offending seed: none at all, more than
 // 65535, outside a width x height image, or on the pixel of an earlier seed.

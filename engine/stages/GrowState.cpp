@@ -49,6 +49,8 @@ GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory ho
 GrowState::~GrowState()
 {
     adoptPendingBlock(true); // the block's thread uses the queue
+    if (preparedMemory_.valid())
+        preparedMemory_.wait();
 }
 
 cl::Buffer GrowState::make(size_t bytes)
@@ -72,6 +74,19 @@ bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& 
                                        timings.track("upload", command));
     lumaKey_ = key;
     return true;
+}
+
+void GrowState::setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
+                              TimingLog& timings)
+{
+    ensure(luma, pixelCount() * 2);
+    const std::array<size_t, 3> origin{0, 0, 0};
+    const std::array<size_t, 3> hostOrigin{size_t(x0) * 2, size_t(y0), 0};
+    const std::array<size_t, 3> region{size_t(width_) * 2, size_t(height_), 1};
+    device_.queue().enqueueWriteBufferRect(luma, CL_FALSE, origin, hostOrigin, region, size_t(width_) * 2, 0,
+                                           size_t(imageWidth) * 2, 0, imageLuma.data(), nullptr,
+                                           timings.track("upload", "write:luma_window"));
+    lumaKey_ = "window";
 }
 
 void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::string& key)
@@ -146,6 +161,30 @@ void GrowState::adoptPendingBlock(bool wait)
     } catch (const std::exception&) {
         // No pinned memory to be had: large reads stay pageable.
     }
+}
+
+void GrowState::prepareHostMemory(size_t bytes)
+{
+    if (preparedMemory_.valid() || !hostBlocks_.empty())
+        return;
+    preparedBytes_ = bytes;
+    preparedMemory_ = std::async(std::launch::async, [bytes] {
+        std::shared_ptr<uint8_t> block = pageableBlock(bytes);
+        touchInParallel(block.get(), bytes);
+        return block;
+    });
+}
+
+std::shared_ptr<uint8_t> GrowState::pageableMemory(size_t bytes)
+{
+    if (preparedMemory_.valid() && preparedBytes_ >= bytes) {
+        try {
+            return preparedMemory_.get();
+        } catch (const std::exception&) {
+            // No memory to be had in advance: fresh memory below says so too.
+        }
+    }
+    return pageableBlock(bytes);
 }
 
 std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
@@ -223,7 +262,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
         host = static_cast<uint8_t*>(block->mapped);
         maps.storage = std::shared_ptr<const void>(block, block->mapped);
     } else {
-        std::shared_ptr<uint8_t> pageable = pageableBlock(bytes);
+        std::shared_ptr<uint8_t> pageable = pageableMemory(bytes);
         host = pageable.get();
         maps.storage = std::move(pageable);
     }

@@ -75,6 +75,10 @@ public:
     // `command`: the upload's name in the timings.
     bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings,
                  const char* command = "write:luma");
+    // A window's luma: the rectangle of this state's size at (x0, y0) of an
+    // image `imageWidth` pixels wide, uploaded as one rectangle.
+    void setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
+                       TimingLog& timings);
     // The same upload made on another thread while this state is not used
     // (DeviceSession, after a first run in a window): through its own queue,
     // returning when it is done. Throws cl::Error.
@@ -90,6 +94,12 @@ public:
         size_t markWords = 0;
         size_t statWords = 0;
     };
+    // Host memory for a first large read-back of `bytes` at most, its pages
+    // touched on other threads while the device works: fresh memory costs
+    // the H100's host about 0.46 ms per MiB in page faults (a 4096 x 4096
+    // box: 22 ms), a read into touched memory 0.07.
+    void prepareHostMemory(size_t bytes);
+
     // Makes the buffers a run of this variant with `regions` seeds needs and
     // says what must be reset before it starts.
     RunStart prepareRun(const GrowVariant& variant, bool tiles, size_t regions);
@@ -138,6 +148,9 @@ private:
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);
+    // Pageable memory for a read-back: prepareHostMemory's when it is large
+    // enough (waited for), fresh otherwise.
+    std::shared_ptr<uint8_t> pageableMemory(size_t bytes);
     // A free pinned block of at least `bytes`, or null: then the read goes
     // to pageable memory and a pinned block is being made for the next.
     std::shared_ptr<HostBlock> hostBlock(size_t bytes);
@@ -158,6 +171,8 @@ private:
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;
+    std::future<std::shared_ptr<uint8_t>> preparedMemory_; // prepareHostMemory's
+    size_t preparedBytes_ = 0;
     std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
 };
 

@@ -3,7 +3,6 @@
 #include "GrowWindow.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace rgx {
 
@@ -29,16 +28,6 @@ std::optional<GrowWindow> firstRunWindow(int width, int height, const std::vecto
     if (area * 3 > uint64_t(width) * uint64_t(height))
         return std::nullopt;
     return window;
-}
-
-std::vector<uint16_t> windowLuma(const std::vector<uint16_t>& luma, int imageWidth, const GrowWindow& window)
-{
-    std::vector<uint16_t> part(size_t(window.width) * size_t(window.height));
-    for (int row = 0; row < window.height; ++row)
-        std::memcpy(part.data() + size_t(row) * size_t(window.width),
-                    luma.data() + size_t(window.y0 + row) * size_t(imageWidth) + size_t(window.x0),
-                    size_t(window.width) * sizeof(uint16_t));
-    return part;
 }
 
 std::vector<Seed> windowSeeds(const std::vector<Seed>& seeds, const GrowWindow& window)

@@ -40,8 +40,7 @@ constexpr int growWindowMargin = 512;
 std::optional<GrowWindow> firstRunWindow(int width, int height, const std::vector<Seed>& seeds,
                                          const GrowParams& params, const GrowVariant& variant, int alignment);
 
-// The window's part of an image's luma, and the seeds in its coordinates.
-std::vector<uint16_t> windowLuma(const std::vector<uint16_t>& luma, int imageWidth, const GrowWindow& window);
+// The seeds in the window's coordinates.
 std::vector<Seed> windowSeeds(const std::vector<Seed>& seeds, const GrowWindow& window);
 
 // Whether classified pixels (in window coordinates) touch an edge of the

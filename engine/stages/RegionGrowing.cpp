@@ -105,7 +105,7 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     }
 }
 
-GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint16_t>& luma, const RunControl& control,
+GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLuma, const RunControl& control,
                            TimingLog& timings) const
 {
     const DeviceInfo& info = device_.info();
@@ -131,7 +131,7 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint16_t>& luma, 
         if (!tiles)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         grow::startRun(run, start, touched);
-        grow::placeSeeds(run, tiles, luma);
+        grow::placeSeeds(run, tiles, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles) {
             // The means change between iterations: one step per level is the limit.
             run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +

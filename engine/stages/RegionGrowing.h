@@ -49,11 +49,12 @@ public:
     RegionGrowing(ComputeDevice& device, int width, int height, std::vector<Seed> seeds, const GrowParams& params,
                   const GrowVariant& variant);
 
-    // One run on the luma the state holds (`luma` is the same on the host,
-    // for the seeds' values), by the variant's driver (stages/grow/).
+    // One run on the luma the state holds (`seedLuma`: the seeds' values in
+    // it, in seed order, as seedLumaOf gives them), by the variant's driver
+    // (stages/grow/).
     // Throws OpenClError, RunInterrupted (cancel, timeout). Appends its
     // commands to `timings`.
-    GrowRun run(GrowState& state, const std::vector<uint16_t>& luma, const RunControl& control,
+    GrowRun run(GrowState& state, const std::vector<uint32_t>& seedLuma, const RunControl& control,
                 TimingLog& timings) const;
 
 private:

@@ -89,7 +89,7 @@ void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touche
 // Iteration 0: the seeds in the maps (their pixels and luma in
 // run.seedPixels and run.seedLuma); with tiles, their tiles queued for
 // round 1. Seeding.cpp.
-void placeSeeds(Run& run, bool tiles, const std::vector<uint16_t>& luma);
+void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma);
 
 // The summary of the final maps (run.result.finalSet): the box of the
 // classified pixels and the largest stamp into the counters, the region

@@ -58,16 +58,14 @@ void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touche
     run.gridBarrierClear = true;
 }
 
-void placeSeeds(Run& run, bool tiles, const std::vector<uint16_t>& luma)
+void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma)
 {
     GrowState& state = run.state;
     const size_t regionTotal = run.seeds.size();
     run.seedPixels.resize(regionTotal);
-    run.seedLuma.resize(regionTotal);
-    for (size_t k = 0; k < regionTotal; ++k) {
+    run.seedLuma = seedLuma;
+    for (size_t k = 0; k < regionTotal; ++k)
         run.seedPixels[k] = uint32_t(run.seeds[k].y) * uint32_t(state.width()) + uint32_t(run.seeds[k].x);
-        run.seedLuma[k] = luma[run.seedPixels[k]];
-    }
     run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, run.seedPixels.data(), nullptr,
                                  run.timings.track("upload", "write:seed_pixels"));
     const BuiltProgram& built = sessionKernels(state.device());
