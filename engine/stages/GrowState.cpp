@@ -207,11 +207,21 @@ std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
         return hostBlocks_.back();
     }
     if (hostMemory_ == HostMemory::Recycled && !pendingBlock_.valid())
-        pendingBlock_ = std::async(std::launch::async, [context = device_.context(), queue = device_.queue(),
-                                                        bytes]() mutable {
-            return std::make_shared<HostBlock>(context, queue, bytes);
-        });
+        pinnedWanted_ = bytes;
     return nullptr;
+}
+
+void GrowState::makeWantedBlock()
+{
+    if (pinnedWanted_ == 0)
+        return;
+    // Started once the read is done: NVIDIA's driver holds other calls
+    // while it pins (a read enqueued meanwhile waited 19 ms at 48 MiB).
+    pendingBlock_ = std::async(std::launch::async, [context = device_.context(), queue = device_.queue(),
+                                                    bytes = pinnedWanted_]() mutable {
+        return std::make_shared<HostBlock>(context, queue, bytes);
+    });
+    pinnedWanted_ = 0;
 }
 
 BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
@@ -271,6 +281,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
                             nullptr, timings.track("download", "read:stamps"));
     queue.finish();
+    makeWantedBlock();
     maps.labels = host;
     maps.stamps = host + labelBytes;
     return maps;

@@ -154,6 +154,8 @@ private:
     // A free pinned block of at least `bytes`, or null: then the read goes
     // to pageable memory and a pinned block is being made for the next.
     std::shared_ptr<HostBlock> hostBlock(size_t bytes);
+    // Starts making the pinned block a read went without (after the read).
+    void makeWantedBlock();
     // The block made on another thread, into hostBlocks_ once it is there
     // (or at once, with wait).
     void adoptPendingBlock(bool wait);
@@ -171,6 +173,7 @@ private:
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;
+    size_t pinnedWanted_ = 0; // bytes of the block a read went without
     std::future<std::shared_ptr<uint8_t>> preparedMemory_; // prepareHostMemory's
     size_t preparedBytes_ = 0;
     std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
