@@ -140,10 +140,12 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
         if (pre.kind == PrefilterSpec::Kind::None && growInWindow(grown, seeds, params, variant, control))
             return grown;
         state_ = std::make_unique<GrowState>(device_, image.width, image.height);
-        // Box maps of up to the whole image, one byte a label (two beyond
-        // 255 regions) and two a stamp: ready by the time the run ends.
+        // Box maps of up to the whole image, two bytes a stamp and one a
+        // label (none for one region, two beyond 255): ready by the time
+        // the run ends.
         if (maps == Maps::Box)
-            state_->prepareHostMemory(size_t(image.pixelCount()) * (seeds.size() <= 255 ? 3 : 4));
+            state_->prepareHostMemory(size_t(image.pixelCount()) *
+                                      (seeds.size() == 1 ? 2 : seeds.size() <= 255 ? 3 : 4));
     }
     grown.state = state_.get();
     state_->setLuma(*grown.luma, key, grown.timings);
@@ -271,8 +273,10 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     Grown grown = grow(prepared, seeds, params, variant, control, Maps::Box);
     const LumaImage& image = *image_;
     ClickResult result;
+    // One region of a correct run: its labels follow from the stamps.
+    const bool labelsFromStamps = seeds.size() == 1 && !variant.wrongOnPurpose();
     result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
-                                               grown.run.iterations, grown.timings),
+                                               grown.run.iterations, grown.timings, 1, labelsFromStamps),
                           grown.window, image.width, image.height);
     followFirstRun(grown, prepared.prefilterKey);
     result.hostMilliseconds = millisecondsSince(grown.start);

@@ -20,6 +20,8 @@ uint16_t BoxMaps::label(int x, int y) const
     if (sample < 0)
         return 0;
     const size_t i = size_t(sample);
+    if (labelBytes == 0)
+        return stamp(x, y) == unclassifiedStamp ? 0 : 1;
     if (labelBytes == 1)
         return labels[i];
     uint16_t value;
@@ -57,10 +59,6 @@ void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fu
         const size_t to = size_t(y0 + row) * size_t(width) + size_t(x0);
         uint16_t* labelRow = fullLabels.data() + to;
         uint32_t* stampRow = fullStamps.data() + to;
-        if (labelBytes == 1)
-            std::copy(labels + from, labels + from + size_t(boxWidth), labelRow);
-        else
-            std::memcpy(labelRow, labels + 2 * from, 2 * size_t(boxWidth));
         if (stampBytes == 2) {
             const uint16_t* narrow = reinterpret_cast<const uint16_t*>(stamps) + from;
             for (int x = 0; x < boxWidth; ++x)
@@ -68,6 +66,13 @@ void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fu
         } else {
             std::memcpy(stampRow, stamps + 4 * from, 4 * size_t(boxWidth));
         }
+        if (labelBytes == 0)
+            for (int x = 0; x < boxWidth; ++x)
+                labelRow[x] = stampRow[x] == unclassifiedStamp ? 0 : 1;
+        else if (labelBytes == 1)
+            std::copy(labels + from, labels + from + size_t(boxWidth), labelRow);
+        else
+            std::memcpy(labelRow, labels + 2 * from, 2 * size_t(boxWidth));
     }
 }
 

@@ -60,8 +60,9 @@ using GrowResultPtr = std::shared_ptr<const GrowResult>;
 // The label and stamp maps of a run where it classified anything: the box
 // x0, y0, boxWidth x boxHeight around the classified pixels, row by row, in
 // the narrowest types that hold the values (labels in 1 byte for at most 255
-// regions, stamps in 2 bytes while every stamp is below 0xFFFF, which then
-// stands for "never"). Outside the box every pixel is unclassified. The
+// regions, in none for the one region of a correct run, whose label is 1
+// wherever a pixel has a stamp; stamps in 2 bytes while every stamp is below
+// 0xFFFF, which then stands for "never"). Outside the box every pixel is unclassified. The
 // memory is shared and never changes (a resident session recycles it only
 // once no BoxMaps refers to it).
 struct BoxMaps {
@@ -72,7 +73,7 @@ struct BoxMaps {
     int boxWidth = 0;  // samples; 0: nothing classified
     int boxHeight = 0;
     int step = 1;      // the samples are every step-th pixel of every step-th row (1: all)
-    int labelBytes = 2;
+    int labelBytes = 2; // 0: one region, the labels follow from the stamps
     int stampBytes = 4;
     const uint8_t* labels = nullptr;
     const uint8_t* stamps = nullptr;

@@ -200,7 +200,8 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
 // The labels and stamps of the box at x0, y0, box_width x box_height samples
 // every `step` pixels each way (1: every pixel), row by row, in the
 // narrowest types that hold them: labels as uchar when
-// label_bytes is 1 (at most 255 regions), stamps as ushort when stamp_bytes
+// label_bytes is 1 (at most 255 regions), not at all when it is 0 (one
+// region: the host reads its labels off the stamps), stamps as ushort when stamp_bytes
 // is 2 (every stamp below 0xFFFF, which then means "never"). A 2-D launch:
 // dimension 0 walks the columns, dimension 1 the rows.
 __kernel void pack_maps(__global const uint* stamps, __global const ushort* labels, const uint width,
@@ -216,7 +217,7 @@ __kernel void pack_maps(__global const uint* stamps, __global const ushort* labe
             const uint stamp = stamps[p];
             if (label_bytes == 1)
                 packed_labels[i] = (uchar)label;
-            else
+            else if (label_bytes == 2)
                 ((__global ushort*)packed_labels)[i] = label;
             if (stamp_bytes == 2)
                 ((__global ushort*)packed_stamps)[i] = stamp == UNCLASSIFIED ? (ushort)0xFFFF : (ushort)stamp;

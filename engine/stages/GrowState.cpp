@@ -225,7 +225,7 @@ void GrowState::makeWantedBlock()
 }
 
 BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
-                           TimingLog& timings, int step)
+                           TimingLog& timings, int step, bool labelsFromStamps)
 {
     BoxMaps maps;
     maps.width = width_;
@@ -237,7 +237,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     maps.step = std::max(step, 1);
     maps.boxWidth = int(box.x1 - box.x0) / maps.step + 1;
     maps.boxHeight = int(box.y1 - box.y0) / maps.step + 1;
-    maps.labelBytes = regions <= 255 ? 1 : 2;
+    maps.labelBytes = labelsFromStamps ? 0 : regions <= 255 ? 1 : 2;
     maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
     const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
     // Labels first, stamps after them at a 4-byte boundary.
@@ -276,8 +276,9 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
         host = pageable.get();
         maps.storage = std::move(pageable);
     }
-    queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
-                            timings.track("download", "read:labels"));
+    if (maps.labelBytes > 0)
+        queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
+                                timings.track("download", "read:labels"));
     queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
                             nullptr, timings.track("download", "read:stamps"));
     queue.finish();

@@ -124,8 +124,9 @@ public:
     // The box maps of the final state in sets `set` (labels and stamps),
     // read into recycled pinned host memory; with step > 1 every step-th
     // pixel of every step-th row only.
+    // labelsFromStamps: one region of a correct run, no labels read at all.
     BoxMaps readBox(int set, const PixelBox& box, size_t regions, uint32_t largestStamp,
-                    TimingLog& timings, int step = 1);
+                    TimingLog& timings, int step = 1, bool labelsFromStamps = false);
 
     // The same box read straight into full maps of the image (which hold
     // label 0 and stamp "never" elsewhere): no narrow copy, no pinned block.

@@ -123,14 +123,20 @@ TEST(DeviceSession, AClickReturnsTheBoxOfItsPixelsInTheNarrowestTypes)
         EXPECT_EQ(maps.y0, 30);
         EXPECT_EQ(maps.boxWidth, 9);
         EXPECT_EQ(maps.boxHeight, 4);
-        EXPECT_EQ(maps.labelBytes, 1);
+        EXPECT_EQ(maps.labelBytes, 0); // one region: its labels follow from the stamps
         EXPECT_EQ(maps.stampBytes, 2);
-        EXPECT_EQ(maps.bytes(), 9u * 4u * 3u);
+        EXPECT_EQ(maps.bytes(), 9u * 4u * 2u);
         EXPECT_EQ(maps.label(24, 31), 1);
         EXPECT_EQ(maps.stamp(24, 31), 0u);
         EXPECT_EQ(maps.stamp(28, 33), 4u + 2u);
         EXPECT_EQ(maps.label(19, 31), 0);
         EXPECT_EQ(maps.stamp(0, 0), unclassifiedStamp);
+        // Two regions: their labels travel, one byte each.
+        const ClickResultPtr two = session.click({{24, 31}, {60, 60}}, params, parseVariant("fusion=tiles"));
+        EXPECT_EQ(two->maps.labelBytes, 1) << info.name;
+        EXPECT_EQ(two->maps.label(24, 31), 1);
+        EXPECT_EQ(two->maps.label(60, 60), 2);
+        EXPECT_EQ(two->maps.label(0, 0), 2); // the rest of the image
     }
 }
 
