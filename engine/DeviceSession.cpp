@@ -160,7 +160,7 @@ bool DeviceSession::growInWindow(Grown& grown, const std::vector<Seed>& seeds, c
 {
     const LumaImage& image = *image_;
     const std::optional<GrowWindow> window =
-        firstRunWindow(image.width, image.height, seeds, params.grow, variant, control.partialStep);
+        firstRunWindow(image, seeds, params.grow, variant, control.partialStep);
     if (!window)
         return false;
     const RegionGrowing growing(device_, window->width, window->height, windowSeeds(seeds, *window), params.grow,

@@ -6,11 +6,31 @@
 
 namespace rgx {
 
-std::optional<GrowWindow> firstRunWindow(int width, int height, const std::vector<Seed>& seeds,
+namespace {
+
+// Whether some seed's range in mode range holds every luma of the image's depth.
+bool aRangeHoldsEverything(const LumaImage& image, const std::vector<Seed>& seeds, const GrowParams& params)
+{
+    if (params.mode != Mode::Range)
+        return false;
+    const int64_t largest = (int64_t(1) << image.bitDepth) - 1;
+    for (const Seed& seed : seeds) {
+        const int64_t value = image.at(seed.x, seed.y);
+        if (value - int64_t(params.lower) <= 0 && value + int64_t(params.upper) >= largest)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::optional<GrowWindow> firstRunWindow(const LumaImage& image, const std::vector<Seed>& seeds,
                                          const GrowParams& params, const GrowVariant& variant, int alignment)
 {
-    if (params.mode == Mode::Competitive || variant.wrongOnPurpose() || seeds.empty())
+    if (params.mode == Mode::Competitive || variant.wrongOnPurpose() || seeds.empty() ||
+        aRangeHoldsEverything(image, seeds, params))
         return std::nullopt;
+    const int width = image.width, height = image.height;
     int x0 = width, y0 = height, x1 = -1, y1 = -1;
     for (const Seed& seed : seeds) {
         x0 = std::min(x0, seed.x);

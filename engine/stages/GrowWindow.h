@@ -12,6 +12,7 @@
 
 #include "GrowParams.h"
 #include "GrowState.h"
+#include "Image.h"
 #include "Result.h"
 #include "Seeds.h"
 #include "Variant.h"
@@ -32,12 +33,14 @@ struct GrowWindow {
 // counted on the far side: one seed, a window of 2 x 512 pixels each way).
 constexpr int growWindowMargin = 512;
 
-// The window of a first run, or none where it would not pay: in mode
-// competitive (every region grows until the image is full), for a
-// wrong-on-purpose variant (its lesson is the whole image's), or where the
-// window would cover more than a third of the image. Its origin is a
-// multiple of `alignment` (the partial pictures' sample step).
-std::optional<GrowWindow> firstRunWindow(int width, int height, const std::vector<Seed>& seeds,
+// The window of a first run on `image`, or none where it would not pay: in
+// mode competitive (every region grows until the image is full), in mode
+// range where a seed's range holds every luma the image can have (its
+// region is the whole image), for a wrong-on-purpose variant (its lesson is
+// the whole image's), or where the window would cover more than a third of
+// the image. Its origin is a multiple of `alignment` (the partial pictures'
+// sample step).
+std::optional<GrowWindow> firstRunWindow(const LumaImage& image, const std::vector<Seed>& seeds,
                                          const GrowParams& params, const GrowVariant& variant, int alignment);
 
 // The seeds in the window's coordinates.

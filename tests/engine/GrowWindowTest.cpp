@@ -49,13 +49,25 @@ std::shared_ptr<const LumaImage> ringedImage(Seed centre)
     return std::make_shared<const LumaImage>(std::move(image));
 }
 
+// An image of one luma, `bitDepth` bits.
+LumaImage flatImage(int width, int height, uint16_t value, int bitDepth = 8)
+{
+    LumaImage image;
+    image.width = width;
+    image.height = height;
+    image.bitDepth = bitDepth;
+    image.luma.assign(size_t(width) * size_t(height), value);
+    return image;
+}
+
 } // namespace
 
 TEST(GrowWindow, AWindowIsChosenOnlyWhereItPays)
 {
     const GrowParams range = rangeParams(40);
     const GrowVariant variant;
-    std::optional<GrowWindow> window = firstRunWindow(4096, 4096, {{2000, 1000}}, range, variant, 1);
+    const LumaImage image = flatImage(4096, 4096, 100);
+    std::optional<GrowWindow> window = firstRunWindow(image, {{2000, 1000}}, range, variant, 1);
     ASSERT_TRUE(window);
     EXPECT_EQ(window->x0, 1488);
     EXPECT_EQ(window->y0, 488);
@@ -63,7 +75,7 @@ TEST(GrowWindow, AWindowIsChosenOnlyWhereItPays)
     EXPECT_EQ(window->height, 1024);
 
     // Clamped at the image's edges.
-    window = firstRunWindow(4096, 4096, {{10, 4090}}, range, variant, 1);
+    window = firstRunWindow(image, {{10, 4090}}, range, variant, 1);
     ASSERT_TRUE(window);
     EXPECT_EQ(window->x0, 0);
     EXPECT_EQ(window->width, 522);
@@ -71,7 +83,7 @@ TEST(GrowWindow, AWindowIsChosenOnlyWhereItPays)
     EXPECT_EQ(window->height, 518);
 
     // On the grid of the partial pictures, still around the seeds.
-    window = firstRunWindow(4096, 4096, {{2000, 1000}, {2100, 1100}}, range, variant, 7);
+    window = firstRunWindow(image, {{2000, 1000}, {2100, 1100}}, range, variant, 7);
     ASSERT_TRUE(window);
     EXPECT_EQ(window->x0 % 7, 0);
     EXPECT_EQ(window->y0 % 7, 0);
@@ -80,12 +92,16 @@ TEST(GrowWindow, AWindowIsChosenOnlyWhereItPays)
     EXPECT_LE(window->y0, 1000 - growWindowMargin);
     EXPECT_GE(window->y0 + window->height, 1100 + growWindowMargin);
 
-    // None: every region grows until the image is full, the lesson is the
-    // whole image's, or the window would hold more than a third of it.
-    EXPECT_FALSE(firstRunWindow(4096, 4096, {{2000, 1000}}, GrowParams{}, variant, 1));
-    EXPECT_FALSE(firstRunWindow(4096, 4096, {{2000, 1000}}, range, parseVariant("collectives=local-nobarrier"), 1));
-    EXPECT_FALSE(firstRunWindow(1536, 1536, {{700, 700}}, range, variant, 1));
-    EXPECT_FALSE(firstRunWindow(4096, 4096, {{1000, 1000}, {3000, 3000}}, range, variant, 1));
+    // None: every region grows until the image is full, a range holds every
+    // luma the image can have, the lesson is the whole image's, or the
+    // window would hold more than a third of it.
+    EXPECT_FALSE(firstRunWindow(image, {{2000, 1000}}, GrowParams{}, variant, 1));
+    EXPECT_FALSE(firstRunWindow(image, {{2000, 1000}}, rangeParams(155), variant, 1)); // 100 - 155 .. 100 + 155
+    EXPECT_TRUE(firstRunWindow(image, {{2000, 1000}}, rangeParams(154), variant, 1));
+    EXPECT_TRUE(firstRunWindow(flatImage(4096, 4096, 100, 16), {{2000, 1000}}, rangeParams(255), variant, 1));
+    EXPECT_FALSE(firstRunWindow(image, {{2000, 1000}}, range, parseVariant("collectives=local-nobarrier"), 1));
+    EXPECT_FALSE(firstRunWindow(flatImage(1536, 1536, 100), {{700, 700}}, range, variant, 1));
+    EXPECT_FALSE(firstRunWindow(image, {{1000, 1000}, {3000, 3000}}, range, variant, 1));
 }
 
 TEST(GrowWindow, OnlyAnEdgeInsideTheImageCanLeadOut)
@@ -138,18 +154,33 @@ TEST(GrowWindow, AFirstClickInAWindowEqualsTheReferenceAndTheImageFollows)
 
 TEST(GrowWindow, ARegionThatLeavesTheWindowIsGrownOnTheWholeImage)
 {
-    const auto image = std::make_shared<const LumaImage>(test::randomImage(2048, 2048, test::PixelKind::Grey8, 22));
-    PipelineParams params;
-    params.grow = rangeParams(255); // the whole image
+    // Luma 50 to 70 everywhere: a range of ±25 floods the whole image
+    // without holding every luma an 8-bit image can have, so the first run
+    // tries the window, finds the region at its edges and grows again on
+    // the image. A range of ±255 holds every luma: no window is tried.
+    LumaImage narrow = test::randomImage(2048, 2048, test::PixelKind::Grey8, 22);
+    for (uint16_t& luma : narrow.luma)
+        luma = uint16_t(50 + luma % 21);
+    const auto image = std::make_shared<const LumaImage>(std::move(narrow));
     const std::vector<Seed> seeds = {{1000, 1000}};
-    const GrowResultPtr expected = runReferencePipeline(*image, seeds, params);
+    PipelineParams flood;
+    flood.grow = rangeParams(25);
+    PipelineParams everything;
+    everything.grow = rangeParams(255);
+    const GrowResultPtr expected = runReferencePipeline(*image, seeds, flood);
+    ASSERT_EQ(expected->regions[0].count, image->pixelCount());
     for (const DeviceInfo& info : listDevices()) {
         ComputeDevice device(info);
         DeviceSession session(device, image);
-        const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+        const ClickResultPtr click = session.click(seeds, flood, parseVariant("fusion=tiles"));
         test::expectEqual(*expected, click->toGrowResult(), info.name);
         EXPECT_EQ(test::commandCount(click->timings, "write:luma_window"), 1) << info.name;
         EXPECT_EQ(test::commandCount(click->timings, "write:luma"), 1) << info.name;
+        DeviceSession fresh(device, image);
+        const ClickResultPtr whole = fresh.click(seeds, everything, parseVariant("fusion=tiles"));
+        test::expectEqual(*expected, whole->toGrowResult(), info.name + ", a range holding every luma");
+        EXPECT_EQ(test::commandCount(whole->timings, "write:luma_window"), 0) << info.name;
+        EXPECT_EQ(test::commandCount(whole->timings, "write:luma"), 1) << info.name;
     }
 }
 
