@@ -148,6 +148,7 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
                                       (seeds.size() == 1 ? 2 : seeds.size() <= 255 ? 3 : 4));
     }
     grown.state = state_.get();
+    state_->reserveRegions(seeds.size());
     state_->setLuma(*grown.luma, key, grown.timings);
     grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width), control,
                                             grown.timings);
@@ -166,6 +167,7 @@ bool DeviceSession::growInWindow(Grown& grown, const std::vector<Seed>& seeds, c
     const RegionGrowing growing(device_, window->width, window->height, windowSeeds(seeds, *window), params.grow,
                                 variant);
     auto state = std::make_unique<GrowState>(device_, window->width, window->height, GrowState::HostMemory::OneRun);
+    state->reserveRegions(seeds.size());
     state->setLumaWindow(*grown.luma, image.width, window->x0, window->y0, grown.timings);
     // Partial pictures are of the image, as in any other run.
     RunControl inWindow = control;

@@ -97,6 +97,20 @@ void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::strin
     lumaKey_ = key;
 }
 
+void GrowState::reserveRegions(size_t regions)
+{
+    if (regions <= regionCapacity_)
+        return;
+    regionCapacity_ = regionCapacityFor(regions);
+    seedPixels = make(regionCapacity_ * 4);
+    seedLuma = make(regionCapacity_ * 4);
+    totals = make(3 * 3 * regionCapacity_ * 4);
+    deltas = make(3 * 3 * regionCapacity_ * 4);
+    regionStats = make(RGX_REGION_STATS_WORDS * regionCapacity_ * 4);
+    readBack_ = std::make_shared<HostBlock>(device_.context(), device_.queue(),
+                                            (RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_) * 4);
+}
+
 GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions)
 {
     const uint64_t pixels = pixelCount();
@@ -114,16 +128,7 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
         ensure(frontier[0], pixels * 4);
         ensure(frontier[1], pixels * 4);
     }
-    if (regions > regionCapacity_) {
-        regionCapacity_ = regionCapacityFor(regions);
-        seedPixels = make(regionCapacity_ * 4);
-        seedLuma = make(regionCapacity_ * 4);
-        totals = make(3 * 3 * regionCapacity_ * 4);
-        deltas = make(3 * 3 * regionCapacity_ * 4);
-        regionStats = make(RGX_REGION_STATS_WORDS * regionCapacity_ * 4);
-        readBack_ = std::make_shared<HostBlock>(device_.context(), device_.queue(),
-                                                (RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_) * 4);
-    }
+    reserveRegions(regions);
     ensure(counters, RGX_COUNTER_WORDS * 4);
 
     // Back to label 0 and stamp "never" where the previous run left pixels.

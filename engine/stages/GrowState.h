@@ -100,6 +100,13 @@ public:
     // box: 22 ms), a read into touched memory 0.07.
     void prepareHostMemory(size_t bytes);
 
+    // The per-region buffers and the pinned read-back words for `regions`
+    // seeds (prepareRun makes them too). Its map of the pinned words blocks
+    // until the queue is idle: made before a large upload is queued, it
+    // does not wait for the upload (a first click's commands went out
+    // 240 us later for that).
+    void reserveRegions(size_t regions);
+
     // Makes the buffers a run of this variant with `regions` seeds needs and
     // says what must be reset before it starts.
     RunStart prepareRun(const GrowVariant& variant, bool tiles, size_t regions);
