@@ -16,10 +16,13 @@ namespace rgx {
 // Pinned host memory for a read-back: an OpenCL buffer allocated by the
 // runtime in host memory (CL_MEM_ALLOC_HOST_PTR) and mapped once. NVIDIA's
 // driver copies into such memory by DMA at full bus speed; a read into
-// ordinary (pageable) memory is staged through a bounce buffer.
+// ordinary (pageable) memory is staged through a bounce buffer. A state
+// used for one run takes ordinary memory instead: making a pinned block
+// costs more than it saves there.
 struct GrowState::HostBlock {
     cl::CommandQueue queue;
-    cl::Buffer buffer;
+    cl::Buffer buffer; // null for ordinary memory
+    std::unique_ptr<uint8_t[]> ordinary;
     void* mapped = nullptr;
     size_t bytes = 0;
 
@@ -28,8 +31,11 @@ struct GrowState::HostBlock {
     {
         mapped = queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size);
     }
+    explicit HostBlock(size_t size) : ordinary(new uint8_t[size]), mapped(ordinary.get()), bytes(size) {}
     ~HostBlock()
     {
+        if (buffer() == nullptr)
+            return;
         try {
             // Waited for: a runtime still unmapping when the process exits
             // can crash in its own teardown.
@@ -107,8 +113,10 @@ void GrowState::reserveRegions(size_t regions)
     totals = make(3 * 3 * regionCapacity_ * 4);
     deltas = make(3 * 3 * regionCapacity_ * 4);
     regionStats = make(RGX_REGION_STATS_WORDS * regionCapacity_ * 4);
-    readBack_ = std::make_shared<HostBlock>(device_.context(), device_.queue(),
-                                            (RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_) * 4);
+    const size_t words = RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_;
+    readBack_ = hostMemory_ == HostMemory::Recycled
+                    ? std::make_shared<HostBlock>(device_.context(), device_.queue(), words * 4)
+                    : std::make_shared<HostBlock>(words * 4);
 }
 
 GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles, size_t regions)
@@ -194,6 +202,8 @@ std::shared_ptr<uint8_t> GrowState::pageableMemory(size_t bytes)
 
 std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
 {
+    if (hostMemory_ == HostMemory::OneRun)
+        return nullptr;
     adoptPendingBlock(false);
     // A block nobody else holds any more is free; the smallest that fits is taken.
     std::shared_ptr<HostBlock> best;
@@ -211,7 +221,7 @@ std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
         hostBlocks_.push_back(std::make_shared<HostBlock>(device_.context(), device_.queue(), bytes));
         return hostBlocks_.back();
     }
-    if (hostMemory_ == HostMemory::Recycled && !pendingBlock_.valid())
+    if (!pendingBlock_.valid())
         pinnedWanted_ = bytes;
     return nullptr;
 }
