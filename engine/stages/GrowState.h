@@ -102,10 +102,9 @@ public:
     void prepareHostMemory(size_t bytes);
 
     // The per-region buffers and the pinned read-back words for `regions`
-    // seeds (prepareRun makes them too). The map of pinned words blocks
-    // until the queue is idle: made before a large upload is queued, it
-    // does not wait for the upload (a first click's commands went out
-    // 240 us later for that).
+    // seeds (prepareRun makes them too); the read-back words in ordinary
+    // memory until pinned ones, made on another thread, take over at the
+    // start of a later run.
     void reserveRegions(size_t regions);
 
     // Makes the buffers a run of this variant with `regions` seeds needs and
@@ -182,6 +181,7 @@ private:
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;
+    std::future<std::shared_ptr<HostBlock>> pinnedWords_; // readBack_'s successor, being made
     size_t pinnedWanted_ = 0; // bytes of the block a read went without
     std::future<std::shared_ptr<uint8_t>> preparedMemory_; // prepareHostMemory's
     size_t preparedBytes_ = 0;
