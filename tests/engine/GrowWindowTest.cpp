@@ -11,6 +11,8 @@
 #include "stages/GrowWindow.h"
 
 #include <gtest/gtest.h>
+#include <cstdio>
+#include <random>
 
 using namespace rgx;
 
@@ -223,4 +225,51 @@ TEST(GrowWindow, PartialPicturesOfAWindowAreInTheImagesCoordinates)
             }
         EXPECT_GT(classified, 0u) << "after iteration " << iteration;
     }
+}
+
+// Random first runs on a smooth random image: seeds near one another, mode
+// range or adaptive, either connectivity and rule, small and large ranges;
+// whether the window held the region or not, the result is the reference's.
+TEST(GrowWindow, RandomFirstRunsEqualTheReference)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(2048, 2048, test::PixelKind::Grey8, 31));
+    std::mt19937 rng(31);
+    struct Case {
+        std::vector<Seed> seeds;
+        PipelineParams params;
+    };
+    std::vector<Case> cases;
+    for (int c = 0; c < 8; ++c) {
+        Case next;
+        const Seed centre{600 + int(rng() % 800), 600 + int(rng() % 800)};
+        next.seeds.push_back(centre);
+        for (uint32_t k = 0, more = rng() % 3; k < more; ++k)
+            next.seeds.push_back({centre.x + int(rng() % 200), centre.y - int(rng() % 200)});
+        GrowParams& grow = next.params.grow;
+        grow.mode = c % 2 == 0 ? Mode::Range : Mode::Adaptive;
+        grow.lower = rng() % 40;
+        grow.upper = rng() % 40;
+        grow.tolerance = 4 + rng() % 40;
+        grow.connectivity = rng() % 2 == 0 ? 4 : 8;
+        grow.rule = rng() % 4 == 0 ? Rule::All : Rule::Adjacent;
+        cases.push_back(next);
+    }
+    int windowed = 0, regrown = 0;
+    for (const Case& c : cases) {
+        const GrowResultPtr expected = runReferencePipeline(*image, c.seeds, c.params);
+        for (const DeviceInfo& info : listDevices()) {
+            ComputeDevice device(info);
+            for (const char* variantText : {"fusion=tiles", ""}) {
+                DeviceSession session(device, image);
+                const ClickResultPtr click = session.click(c.seeds, c.params, parseVariant(variantText));
+                test::expectEqual(*expected, click->toGrowResult(),
+                                  info.name + ", " + variantText + ", " + std::to_string(c.seeds.size()) +
+                                      " seeds, mode " + modeName(c.params.grow.mode));
+                windowed += test::commandCount(click->timings, "write:luma_window");
+                regrown += test::commandCount(click->timings, "write:luma");
+            }
+        }
+    }
+    EXPECT_GT(windowed, 0) << "no case tried a window";
+    std::printf("[ info ] %d first runs in a window, %d of them or others on the whole image\n", windowed, regrown);
 }
