@@ -280,6 +280,8 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
                                                grown.run.iterations, grown.timings, 1, labelsFromStamps),
                           grown.window, image.width, image.height);
+    if (state_ && grown.state == state_.get())
+        state_->dropPreparedMemory();
     followFirstRun(grown, prepared.prefilterKey);
     result.hostMilliseconds = millisecondsSince(grown.start);
     describeRun(result, grown.run, variant);

@@ -178,10 +178,11 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
 
 // Read-backs of at most this many bytes get pinned memory at once. A larger
 // one that no free pinned block holds goes to pageable memory this time,
-// while a pinned block of its size is made on another thread for the next:
-// on the H100 pinning costs NVIDIA's driver about 0.5 ms per MiB (a whole
-// 4096 x 4096 box, 48 MiB: 32 ms), a staged read into pageable memory
-// about 0.15 ms per MiB.
+// and a pinned block of its size is made on another thread after it, for
+// the next: on the H100's host making and mapping pinned memory costs
+// 0.37 ms per MiB (docs/bench/host-memory-probe.cpp; a whole 4096 x 4096
+// box, 48 MiB, took a first click 32 ms), a read into fresh pageable
+// memory 0.27 to 0.62 ms per MiB, into touched memory 0.067.
 constexpr size_t pinnedAtOnceBytes = size_t(1) << 20;
 
 void GrowState::adoptPendingBlock(bool wait)
@@ -207,6 +208,12 @@ void GrowState::prepareHostMemory(size_t bytes)
         touchInParallel(block.get(), bytes);
         return block;
     });
+}
+
+void GrowState::dropPreparedMemory()
+{
+    if (preparedMemory_.valid() && preparedMemory_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        preparedMemory_ = {};
 }
 
 std::shared_ptr<uint8_t> GrowState::pageableMemory(size_t bytes)

@@ -100,6 +100,9 @@ public:
     // the H100's host about 0.46 ms per MiB in page faults (a 4096 x 4096
     // box: 22 ms), a read into touched memory 0.07.
     void prepareHostMemory(size_t bytes);
+    // That memory goes once its read is over and did not need it (waits
+    // for nothing: memory still being touched goes at a later call).
+    void dropPreparedMemory();
 
     // The per-region buffers and the pinned read-back words for `regions`
     // seeds (prepareRun makes them too); the read-back words in ordinary
@@ -143,9 +146,10 @@ public:
     Footprint footprint() const;
 
     // The words the host reads back every run: the counters, then the region
-    // totals (RGX_REGION_STATS_WORDS per region of the capacity). Pinned: on
-    // NVIDIA's driver a read into pageable memory is staged and its call
-    // returns tens of microseconds later. Valid after prepareRun.
+    // totals (RGX_REGION_STATS_WORDS per region of the capacity). Pinned
+    // from a kept state's second run on (reserveRegions): on NVIDIA's
+    // driver a read into pageable memory is staged and its call returns
+    // tens of microseconds later. Valid after prepareRun.
     uint32_t* readBackWords() const;
 
     // A kernel of a built program, made once per state (clCreateKernel is a
