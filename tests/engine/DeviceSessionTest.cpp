@@ -187,16 +187,11 @@ TEST(DeviceSession, PartialPicturesOfALevelRunAreItsStateSoFar)
         ComputeDevice device(info);
         for (const char* variantText : {"driver=host-sync", "frontier=sweep,tile=direct"}) {
             DeviceSession session(device, image);
-            std::vector<std::pair<BoxMaps, uint32_t>> partials;
-            RunControl control;
-            control.partialWanted = [] { return true; };
-            control.partial = [&](const BoxMaps& maps, uint32_t iteration) {
-                if (partials.size() < 6)
-                    partials.emplace_back(maps, iteration);
-            };
-            const GrowResultPtr final = session.run({{60, 45}, {5, 5}}, params, parseVariant(variantText), control);
-            ASSERT_GE(partials.size(), 2u) << info.name << " " << variantText;
-            for (const auto& [maps, iteration] : partials) {
+            test::PartialPictures partials{{}, 6};
+            const GrowResultPtr final =
+                session.run({{60, 45}, {5, 5}}, params, parseVariant(variantText), partials.control());
+            ASSERT_GE(partials.pictures.size(), 2u) << info.name << " " << variantText;
+            for (const auto& [maps, iteration] : partials.pictures) {
                 uint64_t classified = 0;
                 for (int y = 0; y < image->height; ++y)
                     for (int x = 0; x < image->width; ++x) {
@@ -224,14 +219,10 @@ TEST(DeviceSession, PartialPicturesCanHoldEveryNthPixel)
     PipelineParams params;
     ComputeDevice device(selectDevice(""));
     DeviceSession session(device, image);
-    std::vector<std::pair<BoxMaps, uint32_t>> partials;
-    RunControl control;
-    control.partialStep = 3;
-    control.partialWanted = [] { return true; };
-    control.partial = [&](const BoxMaps& maps, uint32_t iteration) { partials.emplace_back(maps, iteration); };
-    const GrowResultPtr final = session.run({{60, 45}}, params, parseVariant("driver=host-sync"), control);
-    ASSERT_GE(partials.size(), 2u);
-    for (const auto& [maps, iteration] : partials) {
+    test::PartialPictures partials;
+    const GrowResultPtr final = session.run({{60, 45}}, params, parseVariant("driver=host-sync"), partials.control(3));
+    ASSERT_GE(partials.pictures.size(), 2u);
+    for (const auto& [maps, iteration] : partials.pictures) {
         EXPECT_EQ(maps.step, 3);
         EXPECT_EQ(maps.x0 % 3, 0);
         EXPECT_EQ(maps.y0 % 3, 0);

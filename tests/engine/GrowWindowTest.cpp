@@ -196,18 +196,11 @@ TEST(GrowWindow, PartialPicturesOfAWindowAreInTheImagesCoordinates)
     params.grow = rangeParams(60);
     ComputeDevice device(selectDevice(""));
     DeviceSession session(device, image);
-    std::vector<std::pair<BoxMaps, uint32_t>> partials;
-    RunControl control;
-    control.partialStep = 3;
-    control.partialWanted = [] { return true; };
-    control.partial = [&](const BoxMaps& maps, uint32_t iteration) {
-        if (partials.size() < 4)
-            partials.emplace_back(maps, iteration);
-    };
-    const GrowResultPtr final = session.run({centre}, params, parseVariant("driver=host-sync"), control);
+    test::PartialPictures partials{{}, 4};
+    const GrowResultPtr final = session.run({centre}, params, parseVariant("driver=host-sync"), partials.control(3));
     EXPECT_EQ(test::commandCount(final->timings, "write:luma_window"), 1);
-    ASSERT_GE(partials.size(), 2u);
-    for (const auto& [maps, iteration] : partials) {
+    ASSERT_GE(partials.pictures.size(), 2u);
+    for (const auto& [maps, iteration] : partials.pictures) {
         EXPECT_EQ(maps.width, 2048);
         EXPECT_EQ(maps.height, 2048);
         EXPECT_EQ(maps.x0 % 3, 0);

@@ -1,11 +1,13 @@
 // Checks shared by the engine tests: two results equal bit for bit, maps,
 // iteration count and region sums, with the first differing pixel named;
-// the commands of a run counted by name.
+// the partial pictures of a run; the commands of a run counted by name.
 #pragma once
 
 #include "Result.h"
+#include "RunControl.h"
 #include <gtest/gtest.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rgx::test {
@@ -27,6 +29,25 @@ inline void expectEqual(const GrowResult& expected, const GrowResult& actual, co
         EXPECT_EQ(expected.regions[k].sum, actual.regions[k].sum) << what << ", region " << k + 1;
     }
 }
+
+// The partial pictures a run offers, every one it can (at most `limit`),
+// each with its iteration: pass control() to the run.
+struct PartialPictures {
+    std::vector<std::pair<BoxMaps, uint32_t>> pictures;
+    size_t limit = size_t(-1);
+
+    RunControl control(int step = 1)
+    {
+        RunControl control;
+        control.partialStep = step;
+        control.partialWanted = [] { return true; };
+        control.partial = [this](const BoxMaps& maps, uint32_t iteration) {
+            if (pictures.size() < limit)
+                pictures.emplace_back(maps, iteration);
+        };
+        return control;
+    }
+};
 
 // How many of a run's commands have this name.
 inline int commandCount(const std::vector<TimingRecord>& timings, const std::string& kernel)
