@@ -175,14 +175,28 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
     if (cut)
         title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
                      .arg(formatDuration(axisTop), formatDuration(largest));
-    // Device-side enqueue runs its iterations without the host: the host
-    // times one launch, not each iteration.
-    bool anyIterations = false;
-    for (const RunEntry& run : runs)
-        for (const TimingRecord& record : run.result->timings)
+    // Some runs have no per-iteration times: device-side enqueue runs its
+    // iterations without the host, and fusion=tiles runs many levels in each
+    // tile between grid barriers (a launch of tile rounds is no iteration).
+    QStringList without;
+    QString why;
+    for (const RunEntry& run : runs) {
+        bool anyIterations = false, tileRounds = false;
+        for (const TimingRecord& record : run.result->timings) {
             anyIterations = anyIterations || record.iteration > 0;
-    if (!runs.empty() && !anyIterations)
-        title = QStringLiteral("No per-iteration times: the device enqueued its own iterations (see the timeline)");
+            tileRounds = tileRounds || record.note.rfind("tile round", 0) == 0;
+        }
+        if (anyIterations)
+            continue;
+        without << QStringLiteral("#%1").arg(run.number);
+        why = tileRounds ? QStringLiteral("levels ran inside tiles, many in each launch")
+                         : QStringLiteral("the device enqueued its own iterations");
+    }
+    if (!runs.empty() && without.size() == int(runs.size()))
+        title = QStringLiteral("No per-iteration times: %1 (see the timeline)").arg(why);
+    else if (!without.isEmpty())
+        title = QStringLiteral("Kernel time per iteration, stacked by kernel; %1 has none: %2 (see the timeline)")
+                    .arg(without.join(QStringLiteral(", ")), why);
     titleOf(plot)->setText(title);
     if (any) {
         plot->rescaleAxes();
@@ -296,12 +310,13 @@ void drawTimeline(TimelinePlot* plot, const std::vector<RunEntry>& runs)
         std::vector<TimelineBars::Segment> own = timelineSegments(
             records, layout, row, unit, [&](const QString& name) { return colours.colour(name); },
             [&run, origin](const TimingRecord& record) {
-                return QStringLiteral("%1\n%2 (%3 stage)%4\nqueued at %5, start %6, end %7\nduration %8, waited %9 from queued to start")
+                return QStringLiteral("%1\n%2 (%3 stage)%4\nqueued at %5, start %6, end %7\nduration %8, waited %9 from queued to start%10")
                     .arg(shortLabel(run), text(record.kernel), text(record.stage))
                     .arg(record.iteration >= 0 ? QStringLiteral(", iteration %1").arg(record.iteration) : QString())
                     .arg(formatDuration(double(record.queued - origin)), formatDuration(double(record.start - origin)),
                          formatDuration(double(record.end - origin)), formatDuration(double(record.duration())),
-                         formatDuration(record.start > record.queued ? double(record.start - record.queued) : 0.0));
+                         formatDuration(record.start > record.queued ? double(record.start - record.queued) : 0.0))
+                    .arg(record.note.empty() ? QString() : QStringLiteral("\n") + text(record.note));
             });
         segments.insert(segments.end(), own.begin(), own.end());
         row += double(layout.rows.size()) + 0.6; // a little space between runs

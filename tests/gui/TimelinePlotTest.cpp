@@ -1,8 +1,11 @@
 // Tests of TimelinePlot, the launch timeline of the timings panel and the
-// lab, and of how a run's timing records become its rows and bars.
+// lab, and of how a run's timing records become its rows and bars; and of
+// what the per-iteration chart says of a run it has no bars for.
 #include "Format.h"
 #include "TimelinePlot.h"
+#include "TimingCharts.h"
 #include <QTest>
+#include <qcustomplot.h>
 
 using namespace rgx;
 using namespace rgx::ui;
@@ -40,6 +43,7 @@ private slots:
     void anEmptyTimelineShowsEmptyAxes();
     void showingReplacesTheBarsAndNamesTheRows();
     void theBarUnderTheMouseIsFound();
+    void thePerIterationChartSaysWhyARunHasNoBars();
 };
 
 void TimelinePlotTest::rowsAreKernelsAndCopiesInOrderOfFirstAppearance()
@@ -132,6 +136,39 @@ void TimelinePlotTest::theBarUnderTheMouseIsFound()
     const QPointF middle(plot.xAxis->coordToPixel((grow.start + grow.end) / 2), plot.yAxis->coordToPixel(grow.row));
     QCOMPARE(plot.bars()->segmentAt(middle), 2);
     QCOMPARE(plot.bars()->segments()[2].toolTip, QStringLiteral("grow"));
+}
+
+// A level run has a bar per iteration; a fusion=tiles run's launches of
+// tile rounds are no iterations: the title says so instead of drawing them.
+void TimelinePlotTest::thePerIterationChartSaysWhyARunHasNoBars()
+{
+    auto run = [](int number, std::vector<TimingRecord> records) {
+        auto result = std::make_shared<GrowResult>();
+        result->timings = std::move(records);
+        return RunEntry{number, QStringLiteral("run"), result};
+    };
+    auto levels = someRun();
+    for (int i = 0; i < int(levels.size()); ++i)
+        levels[size_t(i)].iteration = i + 1;
+    auto tiles = someRun();
+    tiles[2].kernel = "grow_tiles";
+    tiles[2].note = "tile rounds 1 to 7 in one launch, a grid barrier between them";
+    QCustomPlot plot;
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, QString()));
+    auto title = [&plot] { return qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0))->text(); };
+
+    drawPerIteration(&plot, {run(1, levels)});
+    QCOMPARE(title(), QStringLiteral("Kernel time per iteration, stacked by kernel"));
+    QVERIFY(plot.plottableCount() > 0);
+    drawPerIteration(&plot, {run(1, levels), run(2, tiles)});
+    QVERIFY2(title().contains(QStringLiteral("#2 has none: levels ran inside tiles")), qPrintable(title()));
+    drawPerIteration(&plot, {run(3, tiles)});
+    QVERIFY2(title().startsWith(QStringLiteral("No per-iteration times: levels ran inside tiles")), qPrintable(title()));
+    QCOMPARE(plot.plottableCount(), 0);
+    tiles[2].note.clear(); // a device-side enqueue chain: one launch, no note
+    drawPerIteration(&plot, {run(4, tiles)});
+    QVERIFY2(title().contains(QStringLiteral("the device enqueued its own iterations")), qPrintable(title()));
 }
 
 QTEST_MAIN(TimelinePlotTest)

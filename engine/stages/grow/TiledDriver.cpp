@@ -18,6 +18,11 @@
 namespace rgx::grow {
 namespace {
 
+// A tile round is not an iteration: the levels of one round differ from
+// tile to tile. Its commands carry no iteration (their notes name the
+// rounds), so that per-iteration views leave them out.
+constexpr int notAnIteration = -1;
+
 class TiledDriver final : public GrowDriver {
 public:
     void grow(Run& run) override;
@@ -146,12 +151,12 @@ bool TiledDriver::nextWindow(Run& run, uint32_t next)
     horizon_ = uint32_t(std::min<uint64_t>(run.cap, uint64_t(horizon_) + tileLevelWindow));
     tiles_->setArg(horizonArgument_, cl_uint(horizon_));
     run.queue.enqueueCopyBuffer(state.tileLists, state.tileLists, 2 * tileCount_ * 4, (next % 2) * tileCount_ * 4,
-                                deferred * 4, nullptr, run.timings.track("grow", "copy:deferred_tiles", int(next)));
+                                deferred * 4, nullptr, run.timings.track("grow", "copy:deferred_tiles"));
     counters[RGX_COUNTER_TILES + next % 3] = deferred;
     counters[RGX_COUNTER_DEFERRED] = 0;
     for (const uint32_t word : {uint32_t(RGX_COUNTER_TILES + next % 3), uint32_t(RGX_COUNTER_DEFERRED)})
         run.queue.enqueueWriteBuffer(state.counters, CL_FALSE, word * 4, 4, &counters[word], nullptr,
-                                     run.timings.track("grow", "write:counters", int(next)));
+                                     run.timings.track("grow", "write:counters"));
     windowStart_ = next;
     return true;
 }
@@ -160,11 +165,11 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
 {
     const DeviceInfo& info = run.info;
     cl::Kernel& tiles = *tiles_;
-    run.clearGridBarrier(int(round));
+    run.clearGridBarrier(notAnIteration);
     tiles.setArg(0, cl_uint(round));
     tiles.setArg(1, cl_uint(upTo));
     run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(residentGroups_ * workGroup_),
-                                   cl::NDRange(workGroup_), nullptr, run.timings.track("grow", "grow_tiles", int(round)));
+                                   cl::NDRange(workGroup_), nullptr, run.timings.track("grow", "grow_tiles"));
     const size_t record = run.timings.size() - 1;
     // A click often ends in its first launch: its summary then comes back
     // with the same read (and is redone if it did not).
@@ -172,7 +177,7 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
         enqueueSummary(run);
         run.summary = Run::Summary::Stale;
     }
-    run.readCounters(int(upTo));
+    run.readCounters(notAnIteration);
     if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
         run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) + " work-groups ran at once on " +
                           info.name + ", so the run went on with one round of tiles per launch";
@@ -210,9 +215,10 @@ void TiledDriver::launchEach(Run& run, uint32_t round, uint32_t upTo)
         tiles.setArg(0, cl_uint(r));
         tiles.setArg(1, cl_uint(r));
         run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(groups * workGroup_), cl::NDRange(workGroup_),
-                                       nullptr, run.timings.track("grow", "grow_tiles", int(r)));
+                                       nullptr, run.timings.track("grow", "grow_tiles"));
+        run.timings.coverIterations(run.timings.size() - 1, -1, "tile round " + std::to_string(r));
     }
-    run.readCounters(int(upTo));
+    run.readCounters(notAnIteration);
 }
 
 } // namespace
