@@ -160,6 +160,11 @@ bool DeviceInfo::hasExtension(const std::string& extension) const
     return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
 }
 
+bool DeviceInfo::takesCallsFromOtherThreads() const
+{
+    return lower(platformName).find("oclgrind") == std::string::npos;
+}
+
 bool DeviceInfo::isNvidia() const
 {
     return lower(platformName).find("nvidia") != std::string::npos;

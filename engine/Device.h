@@ -41,6 +41,10 @@ struct DeviceInfo {
     bool hasExtension(const std::string& name) const;
     bool isNvidia() const;
     bool isPocl() const;
+    // Whether other threads may make OpenCL calls on this device while one
+    // drives it (the resident session's background work): every runtime but
+    // Oclgrind, which asserted in notifyKernelBegin when they did.
+    bool takesCallsFromOtherThreads() const;
     // The -cl-std option for kernels that need OpenCL C 2.0 features.
     std::string openClCStandardOption(bool needsTwoPointZero) const;
 };

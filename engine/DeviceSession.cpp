@@ -192,7 +192,9 @@ void DeviceSession::followFirstRun(Grown& grown, const std::string& key)
 {
     if (!grown.windowState)
         return;
-    if (use_ == Use::Once) {
+    // Used once, or on a device that takes no calls from other threads: the
+    // next run, if any, uploads what it needs itself.
+    if (use_ == Use::Once || !device_.info().takesCallsFromOtherThreads()) {
         releaseInBackground(std::move(grown.windowState));
         return;
     }
@@ -209,6 +211,8 @@ void DeviceSession::releaseInBackground(std::unique_ptr<GrowState> state)
 {
     if (released_.valid())
         released_.wait();
+    if (!device_.info().takesCallsFromOtherThreads())
+        return; // released here, now
     released_ = std::async(std::launch::async, [state = std::move(state)]() mutable { state.reset(); });
 }
 

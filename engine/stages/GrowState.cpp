@@ -48,7 +48,9 @@ struct GrowState::HostBlock {
 };
 
 GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory)
-    : device_(device), width_(width), height_(height), hostMemory_(hostMemory)
+    : device_(device), width_(width), height_(height), hostMemory_(hostMemory),
+      // Pinned memory pays on a GPU: only there is it made on other threads.
+      pinInBackground_(device.info().type == "GPU" && device.info().takesCallsFromOtherThreads())
 {
 }
 
@@ -129,6 +131,10 @@ void GrowState::reserveRegions(size_t regions)
     // made on another thread for the runs after this one (making and
     // mapping it took a first click 1.5 ms on the H100).
     const size_t bytes = (RGX_COUNTER_WORDS + RGX_REGION_STATS_WORDS * regionCapacity_) * 4;
+    if (hostMemory_ == HostMemory::Recycled && !pinInBackground_) {
+        readBack_ = std::make_shared<HostBlock>(device_.context(), device_.queue(), bytes);
+        return;
+    }
     readBack_ = std::make_shared<HostBlock>(bytes);
     if (hostMemory_ == HostMemory::Recycled) {
         if (pinnedWords_.valid())
@@ -245,7 +251,7 @@ std::shared_ptr<GrowState::HostBlock> GrowState::hostBlock(size_t bytes)
                                      [](const auto& block) { return block.use_count() == 1; }),
                       hostBlocks_.end());
     bytes = std::max<size_t>(bytes, 64);
-    if (bytes <= pinnedAtOnceBytes) {
+    if (bytes <= pinnedAtOnceBytes || !pinInBackground_) {
         hostBlocks_.push_back(std::make_shared<HostBlock>(device_.context(), device_.queue(), bytes));
         return hostBlocks_.back();
     }

@@ -176,6 +176,7 @@ private:
     int width_;
     int height_;
     HostMemory hostMemory_;
+    bool pinInBackground_; // a GPU: pinned blocks are made on other threads
     std::string lumaKey_;
     size_t regionCapacity_ = 0;
     PixelBox dirty_;
