@@ -74,14 +74,13 @@ void GrowState::ensure(cl::Buffer& buffer, size_t bytes)
         buffer = make(bytes);
 }
 
-bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings,
-                        const char* command)
+bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings)
 {
     if (luma() != nullptr && key == lumaKey_)
         return false;
     ensure(luma, pixelCount() * 2);
     device_.queue().enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
-                                       timings.track("upload", command));
+                                       timings.track("upload", "write:luma"));
     lumaKey_ = key;
     return true;
 }

@@ -73,9 +73,7 @@ public:
 
     // The luma the regions grow on, uploaded when `key` (the image and its
     // prefilter) differs from the one on the device. True when it uploaded.
-    // `command`: the upload's name in the timings.
-    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings,
-                 const char* command = "write:luma");
+    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings);
     // A window's luma: the rectangle of this state's size at (x0, y0) of an
     // image `imageWidth` pixels wide, uploaded as one rectangle.
     void setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
