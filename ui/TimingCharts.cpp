@@ -169,12 +169,6 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
     plot->xAxis->setTicker(iterationTicker);
     plot->xAxis->setLabel(QStringLiteral("Iteration"));
     plot->yAxis->setLabel(QStringLiteral("Time (%1)").arg(unit.symbol));
-    QString title = runs.size() > 1
-                        ? QStringLiteral("Kernel time per iteration, stacked by kernel; runs side by side (left to right as listed)")
-                        : QStringLiteral("Kernel time per iteration, stacked by kernel");
-    if (cut)
-        title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
-                     .arg(formatDuration(axisTop), formatDuration(largest));
     // Some runs have no per-iteration times: device-side enqueue runs its
     // iterations without the host, and fusion=tiles runs many levels in each
     // tile between grid barriers (a launch of tile rounds is no iteration).
@@ -192,11 +186,16 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         why = tileRounds ? QStringLiteral("levels ran inside tiles, many in each launch")
                          : QStringLiteral("the device enqueued its own iterations");
     }
+    QString title = QStringLiteral("Kernel time per iteration, stacked by kernel");
+    if (!without.isEmpty())
+        title += QStringLiteral("; %1 has none: %2 (see the timeline)").arg(without.join(QStringLiteral(", ")), why);
+    else if (runs.size() > 1)
+        title += QStringLiteral("; runs side by side (left to right as listed)");
+    if (cut)
+        title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
+                     .arg(formatDuration(axisTop), formatDuration(largest));
     if (!runs.empty() && without.size() == int(runs.size()))
         title = QStringLiteral("No per-iteration times: %1 (see the timeline)").arg(why);
-    else if (!without.isEmpty())
-        title = QStringLiteral("Kernel time per iteration, stacked by kernel; %1 has none: %2 (see the timeline)")
-                    .arg(without.join(QStringLiteral(", ")), why);
     titleOf(plot)->setText(title);
     if (any) {
         plot->rescaleAxes();
