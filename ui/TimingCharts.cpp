@@ -183,19 +183,22 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         if (anyIterations)
             continue;
         without << QStringLiteral("#%1").arg(run.number);
-        why = tileRounds ? QStringLiteral("levels ran inside tiles, many in each launch")
-                         : QStringLiteral("the device enqueued its own iterations");
+        why = tileRounds ? QStringLiteral("levels ran inside tiles") : QStringLiteral("the device enqueued its iterations");
     }
-    QString title = QStringLiteral("Kernel time per iteration, stacked by kernel");
+    // Short enough to fit the panel with the note on cut bars beside it.
+    QString title;
     if (!without.isEmpty())
-        title += QStringLiteral("; %1 has none: %2 (see the timeline)").arg(without.join(QStringLiteral(", ")), why);
+        title = QStringLiteral("Kernel time per iteration; %1 has none (%2: see the timeline)")
+                    .arg(without.join(QStringLiteral(", ")), why);
     else if (runs.size() > 1)
-        title += QStringLiteral("; runs side by side (left to right as listed)");
+        title = QStringLiteral("Kernel time per iteration, stacked by kernel; runs side by side (left to right as listed)");
+    else
+        title = QStringLiteral("Kernel time per iteration, stacked by kernel");
     if (cut)
         title += QStringLiteral(" - bars above %1 are cut (longest %2; wheel zooms)")
                      .arg(formatDuration(axisTop), formatDuration(largest));
     if (!runs.empty() && without.size() == int(runs.size()))
-        title = QStringLiteral("No per-iteration times: %1 (see the timeline)").arg(why);
+        title = QStringLiteral("No per-iteration times: %1, many iterations in each launch (see the timeline)").arg(why);
     titleOf(plot)->setText(title);
     if (any) {
         plot->rescaleAxes();
