@@ -87,7 +87,8 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
     printCommands(out, first);
     printCommands(out, run.clicks.back());
     if (first.uploadMs > 0)
-        out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma in "
+        out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma"
+            << (first.uploadWindow.empty() ? "" : " (a window of " + first.uploadWindow + " pixels)") << " in "
             << milliseconds(first.uploadMs) << " ms = " << milliseconds(double(first.uploadBytes) / first.uploadMs / 1e6)
             << " GB/s\n";
     out << "footprint after the script: device " << milliseconds(mebibytes(run.footprint.deviceBytes))

@@ -3,6 +3,7 @@
 #include "Device.h"
 #include "DeviceSession.h"
 #include "Image.h"
+#include "stages/GrowWindow.h"
 #include "stages/RegionGrowing.h"
 
 #include <algorithm>
@@ -79,11 +80,21 @@ ClickRun runClickScript(ComputeDevice& device, const std::shared_ptr<const LumaI
     first.resident = false;
     first.hostMs = spreadOf(hostMs);
     first.deviceMs = spreadOf(deviceMs);
-    for (const TimingRecord& record : result->timings)
-        if (record.kernel == "write:luma") {
+    // The first click's upload: the whole luma, or only its window's
+    // (firstRunWindow, the engine's own choice) where it grew in one.
+    for (const TimingRecord& record : result->timings) {
+        if (record.kernel == "write:luma_window" && first.uploadMs == 0) {
+            if (const auto window = firstRunWindow(*image, script.front().seeds, script.front().params.grow, variant, 1)) {
+                first.uploadBytes = uint64_t(window->width) * uint64_t(window->height) * 2;
+                first.uploadMs = double(record.duration()) / 1e6;
+                first.uploadWindow = std::to_string(window->width) + " x " + std::to_string(window->height);
+            }
+        } else if (record.kernel == "write:luma") {
             first.uploadBytes = image->pixelCount() * 2;
             first.uploadMs = double(record.duration()) / 1e6;
+            first.uploadWindow.clear();
         }
+    }
     if (verify)
         first.check = checkText(*image, script.front(), *result);
     run.clicks.push_back(first);

@@ -40,6 +40,7 @@ struct ClickMeasurement {
     uint64_t boxPixels = 0;  // the box read back
     uint64_t uploadBytes = 0; // the first click: the luma
     double uploadMs = 0;
+    std::string uploadWindow; // "W x H" where only a window's luma was uploaded
     std::string check = "-"; // "ok" or "DIFF N" against the CPU reference, "-" when not verified
     std::string note;
     std::vector<TimingRecord> commands; // the last repeat's, in the order they were enqueued

@@ -2,7 +2,7 @@
 # rgx-cli bench --interactive at its smallest: the click script on one
 # resident session per variant finishes, every click equals the CPU
 # reference, and its table and JSON hold what docs/PERFORMANCE.md
-# describes (the last click's commands included).
+# describes (the first and the last click's commands included).
 # Usage: interactive_smoke.sh RGX_CLI
 set -u
 cli=$1
@@ -17,7 +17,7 @@ if [ "$code" -ne 0 ]; then
     cat "$work/out" "$work/err"
     exit 1
 fi
-for line in "the first click again" "where \"the first click again\" went" "grow_tiles" "upload of the first click:" \
+for line in "the first click again" "where \"the first click again\" went" "where \"add a seed\" went" "grow_tiles" "upload of the first click:" \
     "footprint after the script: device"; do
     if ! grep -qF -- "$line" "$work/out"; then
         echo "FAIL: the output has no line with '$line':"
