@@ -178,7 +178,15 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
         run.summary = Run::Summary::Stale;
     }
     run.readCounters(notAnIteration);
+    // The launch's note names the rounds it ran.
+    auto noteRounds = [&](uint32_t last, const std::string& how) {
+        run.timings.coverIterations(record, -1,
+                                    last >= round ? "tile rounds " + std::to_string(round) + " to " +
+                                                        std::to_string(last) + " in one launch" + how
+                                                  : "no tile round" + how);
+    };
     if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
+        run.timings.coverIterations(record, -1, "no tile round: not all work-groups ran at once (the roll call)");
         run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) + " work-groups ran at once on " +
                           info.name + ", so the run went on with one round of tiles per launch";
         fused_ = false;
@@ -192,16 +200,14 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
                           ", so the run went on with one round of tiles per launch";
         fused_ = false;
         const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
+        noteRounds(last, ", then the work-groups stopped meeting at the grid barrier");
         if (run.counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0 && !nextWindow(run, last + 1))
             stopped_ = true;
         else
             round = last + 1;
         return false;
     }
-    run.timings.coverIterations(record, -1,
-                                "tile rounds " + std::to_string(round) + " to " +
-                                    std::to_string(run.counters[RGX_COUNTER_LAST_LAUNCHED]) +
-                                    " in one launch, a grid barrier between them");
+    noteRounds(run.counters[RGX_COUNTER_LAST_LAUNCHED], ", a grid barrier between them");
     return true;
 }
 
