@@ -109,6 +109,14 @@ inline uint edges_of(int px, int py, int connectivity)
     return edges;
 }
 
+// Puts a tile on the list of round `round`, once.
+inline void queue_tile(const uint tile, const uint round, volatile __global uint* tile_mark,
+                       volatile __global uint* list, volatile __global uint* counters)
+{
+    if (atomic_xchg(&tile_mark[tile], round) != round)
+        list[atomic_inc(&counters[RGX_COUNTER_TILES + round % 3])] = tile;
+}
+
 // After a tile changed: the neighbours its changed edges border are queued
 // for the next round (once each), and the tile joins the touched box.
 // Work-items 0..8 of the group take part; `edges` and `changed` are the
@@ -122,11 +130,7 @@ inline void queue_neighbours(const int lid, const uint edges, const bool changed
         const int nx = tile_x + neighbour_dx[lid];
         const int ny = tile_y + neighbour_dy[lid];
         if (nx >= 0 && ny >= 0 && nx < (int)tiles_x && ny < (int)tiles_y) {
-            const uint neighbour = (uint)ny * tiles_x + (uint)nx;
-            if (atomic_xchg(&tile_mark[neighbour], round + 1) != round + 1) {
-                const uint slot = atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3]);
-                next_list[slot] = neighbour;
-            }
+            queue_tile((uint)ny * tiles_x + (uint)nx, round + 1, tile_mark, next_list, counters);
         }
     }
     if (lid == 8 && changed) {
@@ -160,6 +164,7 @@ typedef struct {
     uint edges;                   // bit d: a changed pixel borders neighbour tile d
     uint changed;
     uint queued;                  // the round's tile count, broadcast to the group
+    uint first;                   // the group's first tile of the round
     uint verdict;                 // of the grid barrier
 } TileScratch;
 
@@ -377,6 +382,21 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #define RGX_TILE_READ_AHEAD 1
 #endif
 
+// Levels a tile step runs at most in a thin round (0: no limit). A round
+// lasts as long as its slowest tile, and in a round of few tiles (a narrow
+// region's front) a tile off the front's path, a dead end with many levels,
+// holds the others up: a tile that reaches the limit writes the levels it
+// has settled, and goes on from there in the next round. A round is thin
+// when it has at most one tile per RGX_TILE_THIN_ROUND work-groups (0: every
+// round, for tests); in a wide front every tile is on the front's path, and
+// a stop only adds a step.
+#ifndef RGX_TILE_STEP_LEVELS
+#define RGX_TILE_STEP_LEVELS 0
+#endif
+#ifndef RGX_TILE_THIN_ROUND
+#define RGX_TILE_THIN_ROUND 4
+#endif
+
 // Per-pixel arrays are rows of SIDE + 1 (ROW): a work-item that walks its
 // row and one that walks its column both meet a different bank each step.
 #define ROW (SIDE + 1)
@@ -390,6 +410,7 @@ typedef struct {
     uint edges;                   // bit d: a changed pixel borders neighbour tile d
     uint changed;
     uint queued;                  // the round's tile count, broadcast to the group
+    uint first;                   // the group's first tile of the round
     uint verdict;                 // of the grid barrier
 } TileScratch;
 
@@ -442,8 +463,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       __local TileScratch* scratch)
 {
     // Labels fixed by the luma: stamps only fall, no windows (horizon == cap).
+    // The second half of tile_mark holds, per tile, the level a step stopped
+    // at plus 1 (RGX_TILE_STEP_LEVELS), 0 for none.
     (void)horizon;
     (void)deferred_list;
+    volatile __global uint* resume_mark = tile_mark + tiles_x * tiles_y + tile;
+    const uint resume = *resume_mark;
     const int r = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);
@@ -451,33 +476,58 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const int y0 = tile_y * SIDE;
     const int y = y0 + r;
 
-    // The tile's stamps and regions, a row at a time: work-item r reads
-    // column r, so that each row is one coalesced read. RGX_TILE_READ_AHEAD
-    // rows are read before any is used, so that their reads are in flight
-    // together rather than one memory latency after another.
+    // The tile's stamps and regions. Where the image's rows keep a tile's
+    // rows aligned to 16 bytes, work-item r reads row r with vector loads,
+    // all in flight together (12 loads of 16 bytes). Elsewhere a row at a
+    // time: work-item r reads column r, so that each row is one coalesced
+    // read, and RGX_TILE_READ_AHEAD rows are read before any is used, so
+    // that their reads overlap rather than one memory latency after another.
     const int gx_column = x0 + r;
-    for (int i0 = 0; i0 < SIDE; i0 += RGX_TILE_READ_AHEAD) {
-        uint stamp[RGX_TILE_READ_AHEAD];
-        uint value[RGX_TILE_READ_AHEAD];
+    if ((width & 7) == 0 && x0 + SIDE <= width) {
+        const bool row_inside = y < height;
+        const uint g0 = row_inside ? (uint)y * (uint)width + (uint)x0 : 0;
+        uint stamp[SIDE];
+        uint value[SIDE];
 #pragma unroll
-        for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
-            const int gy = y0 + i0 + k;
-            const bool inside = gx_column < width && gy < height;
-            const uint g = inside ? (uint)gy * (uint)width + (uint)gx_column : 0;
-            stamp[k] = inside ? stamps[g] : UNCLASSIFIED;
-            value[k] = inside ? luma[g] : 0;
-        }
+        for (int k = 0; k < SIDE / 4; ++k)
+            vstore4(((volatile __global uint4*)(stamps + g0))[k], k, stamp);
 #pragma unroll
-        for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
-            const int i = i0 + k;
-            const bool inside = gx_column < width && y0 + i < height;
-            const uint region = !inside ? 0
+        for (int k = 0; k < SIDE / 8; ++k)
+            vstore8(convert_uint8(vload8(k, luma + g0)), k, value);
+#pragma unroll
+        for (int x = 0; x < SIDE; ++x) {
+            const uint region = !row_inside ? 0
                                 : mode != RGX_MODE_RANGE
                                     ? 1
-                                    : first_region_in_range(value[k], seed_luma, rule_all ? region_total : 1, lower,
+                                    : first_region_in_range(value[x], seed_luma, rule_all ? region_total : 1, lower,
                                                             upper);
-            scratch->old[i * ROW + r] = stamp[k];
-            scratch->region[i * ROW + r] = (ushort)region;
+            scratch->old[r * ROW + x] = row_inside ? stamp[x] : UNCLASSIFIED;
+            scratch->region[r * ROW + x] = (ushort)region;
+        }
+    } else {
+        for (int i0 = 0; i0 < SIDE; i0 += RGX_TILE_READ_AHEAD) {
+            uint stamp[RGX_TILE_READ_AHEAD];
+            uint value[RGX_TILE_READ_AHEAD];
+#pragma unroll
+            for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
+                const int gy = y0 + i0 + k;
+                const bool inside = gx_column < width && gy < height;
+                const uint g = inside ? (uint)gy * (uint)width + (uint)gx_column : 0;
+                stamp[k] = inside ? stamps[g] : UNCLASSIFIED;
+                value[k] = inside ? luma[g] : 0;
+            }
+#pragma unroll
+            for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
+                const int i = i0 + k;
+                const bool inside = gx_column < width && y0 + i < height;
+                const uint region = !inside ? 0
+                                    : mode != RGX_MODE_RANGE
+                                        ? 1
+                                        : first_region_in_range(value[k], seed_luma, rule_all ? region_total : 1, lower,
+                                                                upper);
+                scratch->old[i * ROW + r] = stamp[k];
+                scratch->region[i * ROW + r] = (ushort)region;
+            }
         }
     }
     // The halo: entry i + 1 of each side is position i, entries 0 and
@@ -501,8 +551,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         scratch->edges = 0;
         scratch->changed = 0;
     }
-    // The tile, its halo and the scratch words are in place.
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // The tile, its halo and the scratch words are in place, and every
+    // work-item's reads of the tile are done before any writes a pixel that
+    // another read (row r is read by work-item r, column c written by c).
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     uint call = 0; // of tile_rows.h
 
     // Row r: its seeds, its mask (inside the image, not a seed, and a luma
@@ -542,6 +594,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
     if (cap >= 1 && (reach_of(around_seeds.above, seeds, around_seeds.below, connectivity) & mask & ~ones) != 0)
         start = 0;
+    // A step that stopped at level L settled every pixel up to L.
+    if (resume != 0)
+        start = min(start, resume - 1);
     start = rows_min(start, r, &scratch->rows, &call);
 
     // The pixels at or below `start` keep their stamps (all of them when
@@ -559,7 +614,16 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 
     // SPEC.md's iterations inside the tile: level -> level + 1.
     uint level = start;
+    const uint step_levels = RGX_TILE_STEP_LEVELS != 0 && scratch->queued * RGX_TILE_THIN_ROUND <= get_num_groups(0)
+                                 ? RGX_TILE_STEP_LEVELS
+                                 : 0;
+    uint steps = 0;
+    bool stopped = false; // at the step's limit, with every pixel up to `level` settled
     while (level < cap) {
+        if (step_levels != 0 && steps++ == step_levels) {
+            stopped = true;
+            break;
+        }
         const uint joining = level + 1;
         const RowView view = rows_look(here, top == joining, bottom == joining,
                                        here != 0 || left == joining || right == joining, r, &scratch->rows, &call);
@@ -604,7 +668,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     uint column_changed = 0;
 #pragma unroll
     for (int i = 0; i < SIDE; ++i)
-        column_changed |= (scratch->stamp[i * ROW + r] != scratch->old[i * ROW + r] ? 1u : 0u) << i;
+        column_changed |= (scratch->stamp[i * ROW + r] != scratch->old[i * ROW + r] &&
+                                   scratch->stamp[i * ROW + r] != UNCLASSIFIED
+                               ? 1u
+                               : 0u)
+                          << i;
     if (!column_inside)
         column_changed = 0;
     if (y0 + SIDE > height)
@@ -626,6 +694,15 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     queue_neighbours(r, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
                      tiles_y, tile_mark, next_list, counters);
+    // Stopped at the step's limit: the next round goes on from `level`
+    // (the group's: every work-item ran the same loop).
+    if (r == 9) {
+        if (stopped)
+            queue_tile(tile, round + 1, tile_mark, next_list, counters);
+        const uint mark = stopped ? level + 1 : 0;
+        if (mark != resume)
+            *resume_mark = mark;
+    }
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -662,10 +739,16 @@ void grow_tiles(const uint first_round, const uint last_round,
     uint passed = 0;
     for (uint round = first_round; round <= last_round; ++round) {
         // The count is complete: the last grid barrier or launch ended its writers.
-        if (get_local_id(0) == 0)
+        volatile __global uint* list = tile_lists + (round % 2) * tile_count;
+        // The group's first tile is read with the count (unused where the
+        // count does not reach it), rather than one memory latency later.
+        if (get_local_id(0) == 0) {
             scratch.queued = counters[RGX_COUNTER_TILES + round % 3];
+            scratch.first = get_group_id(0) < tile_count ? list[get_group_id(0)] : 0;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint queued = scratch.queued;
+        const uint first = scratch.first;
         // Everyone has the count before the next round overwrites it.
         barrier(CLK_LOCAL_MEM_FENCE);
         if (queued == 0)
@@ -674,12 +757,13 @@ void grow_tiles(const uint first_round, const uint last_round,
         // it becomes round r + 2's.
         if (get_global_id(0) == 0)
             counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
-        volatile __global uint* list = tile_lists + (round % 2) * tile_count;
         volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
-        for (uint t = get_group_id(0); t < queued; t += get_num_groups(0))
-            grow_tile(list[t], round, width, height, tiles_x, tiles_y, luma, labels, stamps,
+        for (uint t = get_group_id(0); t < queued; t += get_num_groups(0)) {
+            const uint tile = t == get_group_id(0) ? first : list[t];
+            grow_tile(tile, round, width, height, tiles_x, tiles_y, luma, labels, stamps,
                       seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap, horizon,
                       tile_mark, next_list, tile_lists + 2 * tile_count, counters, &scratch);
+        }
         if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
                                    &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;

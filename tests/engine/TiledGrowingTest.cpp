@@ -284,6 +284,54 @@ TEST(TiledGrowing, ASerpentineReEntersEveryTileAtLaterLevels)
                                      "serpentine, connectivity " + std::to_string(connectivity));
 }
 
+// A tile step stopped at its level limit writes the levels it settled and
+// goes on from there in the next round (grow_tiles.cl, RGX_TILE_STEP_LEVELS;
+// on GPUs in rounds of few tiles). Forced in every round with a limit of 3
+// levels, on images whose rows take the vector loads (widths of multiples
+// of 8) and the column reads: exact, and in more rounds than without it.
+TEST(TiledGrowing, StepsStoppedAtTheirLevelLimitGoOnFromThere)
+{
+    struct Case {
+        LumaImage image;
+        std::vector<Seed> seeds;
+        GrowParams params;
+        std::string what;
+    };
+    GrowParams ruleAll = rangeParams(8, 40);
+    ruleAll.rule = Rule::All;
+    const std::vector<Case> cases = {
+        {spiral(64), {{0, 0}}, rangeParams(4), "spiral 64"},
+        {detour(), {{2, 2}}, rangeParams(4), "detour"},
+        {maze(25, 20, 9), {{1, 1}}, rangeParams(8), "maze 51x41"},
+        {bench::smoothNoise(120, 2), bench::gridSeeds(120, 120, 4), ruleAll, "noise, 4 regions, rule all"}};
+    struct StepLimit {
+        StepLimit() { setenv("RGX_TEST_TILE_STEP_LEVELS", "3", 1); }
+        ~StepLimit() { unsetenv("RGX_TEST_TILE_STEP_LEVELS"); }
+    };
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const Case& c : cases) {
+            PipelineParams params;
+            params.grow = c.params;
+            const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, params);
+            const GrowResultPtr whole = runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
+            GrowResultPtr stopped;
+            {
+                const StepLimit limit;
+                stopped = runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
+            }
+            EXPECT_EQ(compareResults(*expected, *stopped).differingPixels, 0u) << c.what << " on " << info.name;
+            EXPECT_EQ(expected->iterations, stopped->iterations) << c.what << " on " << info.name;
+            bool limited = false;
+            for (const KernelReport& kernel : stopped->kernels)
+                limited |= kernel.kernel == "grow_tiles" &&
+                           kernel.options.find("-DRGX_TILE_STEP_LEVELS=3 ") != std::string::npos;
+            EXPECT_TRUE(limited) << c.what << " on " << info.name;
+            EXPECT_GT(tileRounds(*stopped), tileRounds(*whole)) << c.what << " on " << info.name;
+        }
+    }
+}
+
 // The bitmap step's rows meet through a warp's shuffles on NVIDIA GPUs and
 // through local memory elsewhere (kernels/tile_rows.h): the build options
 // of the kernel that ran say which, and the results are the same.

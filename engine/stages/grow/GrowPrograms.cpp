@@ -37,8 +37,24 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
     return options.str();
 }
 
+// How many levels a step of the bitmap tile step runs at most in a round of
+// few tiles (kernels/grow_tiles.cl): 32 on GPUs, whose rounds of a narrow
+// region wait for their slowest tile (H100, docs/PERFORMANCE.md: 4096² ±100
+// 0.538 -> 0.503 ms of kernel time, wide fronts within 1 %). CPUs, with a
+// few work-groups, have no thin rounds. Tests stop every round's steps
+// early: RGX_TEST_TILE_STEP_LEVELS=n.
+std::string tileStepOptions(const DeviceInfo& device, bool bits)
+{
+    if (!bits)
+        return {};
+    if (const char* levels = std::getenv("RGX_TEST_TILE_STEP_LEVELS"); levels && std::atoi(levels) > 0)
+        return " -DRGX_TILE_STEP_LEVELS=" + std::to_string(std::atoi(levels)) + " -DRGX_TILE_THIN_ROUND=0";
+    return device.type == "GPU" ? " -DRGX_TILE_STEP_LEVELS=32" : "";
+}
+
 // The bitmap step (one work-item per tile row) where every classified
-// pixel's label follows from its luma; the per-pixel step otherwise. A GPU
+// pixel's label follows from its luma; the per-pixel step otherwise. Where
+// the image's width leaves a tile's rows unaligned for vector loads, a GPU
 // reads 8 rows of a tile before using the first (H100: a one-tile run 20 %
 // shorter than with 1 row, 7 % than with 32; docs/PERFORMANCE.md); a CPU
 // reads one at a time.
@@ -46,7 +62,8 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bi
 {
     return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
            " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0") +
-           (bits && device.type == "GPU" ? " -DRGX_TILE_READ_AHEAD=8" : "") + gridBarrierOptions(device);
+           (bits && device.type == "GPU" ? " -DRGX_TILE_READ_AHEAD=8" : "") + tileStepOptions(device, bits) +
+           gridBarrierOptions(device);
 }
 
 } // namespace
