@@ -40,8 +40,8 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 // How many levels a step of the bitmap tile step runs at most in a round of
 // few tiles (kernels/grow_tiles.cl): 32 on GPUs, whose rounds of a narrow
 // region wait for their slowest tile (H100, docs/PERFORMANCE.md: 4096² ±100
-// 0.538 -> 0.503 ms of kernel time, wide fronts within 1 %). CPUs, with a
-// few work-groups, have no thin rounds. Tests stop every round's steps
+// 0.538 -> 0.503 ms of kernel time, 8192² ±100 4 % slower, wide fronts
+// within 1 %). CPUs, with a few work-groups, have no thin rounds. Tests stop every round's steps
 // early: RGX_TEST_TILE_STEP_LEVELS=n.
 std::string tileStepOptions(const DeviceInfo& device, bool bits)
 {
