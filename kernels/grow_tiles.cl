@@ -393,6 +393,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #ifndef RGX_TILE_STEP_LEVELS
 #define RGX_TILE_STEP_LEVELS 0
 #endif
+#ifndef RGX_TILE_ROW_VECTORS
+#define RGX_TILE_ROW_VECTORS 0
+#endif
 #ifndef RGX_TILE_THIN_ROUND
 #define RGX_TILE_THIN_ROUND 4
 #endif
@@ -476,13 +479,16 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const int y0 = tile_y * SIDE;
     const int y = y0 + r;
 
-    // The tile's stamps and regions. Where the image's rows keep a tile's
-    // rows aligned to 16 bytes, work-item r reads row r with vector loads,
-    // all in flight together (12 loads of 16 bytes). Elsewhere a row at a
-    // time: work-item r reads column r, so that each row is one coalesced
-    // read, and RGX_TILE_READ_AHEAD rows are read before any is used, so
-    // that their reads overlap rather than one memory latency after another.
+    // The tile's stamps and regions. With RGX_TILE_ROW_VECTORS (GPUs), where
+    // the image's width keeps a tile's rows aligned to 16 bytes, work-item r
+    // reads row r with vector loads, all in flight together (12 loads of 16
+    // bytes). Elsewhere a row at a time: work-item r reads column r, so that
+    // each row is one coalesced read, and RGX_TILE_READ_AHEAD rows are read
+    // before any is used, so that their reads overlap rather than one memory
+    // latency after another. (CPU runtimes, which run the work-items of a
+    // group side by side in vector lanes, take the columns faster.)
     const int gx_column = x0 + r;
+#if RGX_TILE_ROW_VECTORS
     if ((width & 7) == 0 && x0 + SIDE <= width) {
         const bool row_inside = y < height;
         const uint g0 = row_inside ? (uint)y * (uint)width + (uint)x0 : 0;
@@ -504,7 +510,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             scratch->old[r * ROW + x] = row_inside ? stamp[x] : UNCLASSIFIED;
             scratch->region[r * ROW + x] = (ushort)region;
         }
-    } else {
+    } else
+#endif
+    {
         for (int i0 = 0; i0 < SIDE; i0 += RGX_TILE_READ_AHEAD) {
             uint stamp[RGX_TILE_READ_AHEAD];
             uint value[RGX_TILE_READ_AHEAD];

@@ -37,19 +37,23 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
     return options.str();
 }
 
-// How many levels a step of the bitmap tile step runs at most in a round of
-// few tiles (kernels/grow_tiles.cl): 32 on GPUs, whose rounds of a narrow
-// region wait for their slowest tile (H100, docs/PERFORMANCE.md: 4096² ±100
-// 0.538 -> 0.503 ms of kernel time, 8192² ±100 4 % slower, wide fronts
-// within 1 %). CPUs, with a few work-groups, have no thin rounds. Tests stop every round's steps
-// early: RGX_TEST_TILE_STEP_LEVELS=n.
-std::string tileStepOptions(const DeviceInfo& device, bool bits)
+// The bitmap tile step on GPUs (kernels/grow_tiles.cl): a tile's rows read
+// with vector loads where the width allows (H100, docs/PERFORMANCE.md: part
+// of 4096² ±100 0.587 -> 0.503 ms of kernel time; PoCL and Intel's runtime
+// were 15 to 25 % slower with them on 2048² whole images), and a step stops
+// after 32 levels in a round of few tiles, whose rounds wait for their
+// slowest tile (4096² ±100 0.538 -> 0.503 ms, 8192² ±100 4 % slower, wide
+// fronts within 1 %); CPUs, with a few work-groups, have no thin rounds.
+// Tests take both on every device, and stop every round's steps early:
+// RGX_TEST_TILE_STEP_LEVELS=n.
+std::string bitmapTileOptions(const DeviceInfo& device, bool bits)
 {
     if (!bits)
         return {};
     if (const char* levels = std::getenv("RGX_TEST_TILE_STEP_LEVELS"); levels && std::atoi(levels) > 0)
-        return " -DRGX_TILE_STEP_LEVELS=" + std::to_string(std::atoi(levels)) + " -DRGX_TILE_THIN_ROUND=0";
-    return device.type == "GPU" ? " -DRGX_TILE_STEP_LEVELS=32" : "";
+        return " -DRGX_TILE_ROW_VECTORS=1 -DRGX_TILE_STEP_LEVELS=" + std::to_string(std::atoi(levels)) +
+               " -DRGX_TILE_THIN_ROUND=0";
+    return device.type == "GPU" ? " -DRGX_TILE_ROW_VECTORS=1 -DRGX_TILE_STEP_LEVELS=32" : "";
 }
 
 // The bitmap step (one work-item per tile row) where every classified
@@ -62,7 +66,7 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bi
 {
     return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
            " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0") +
-           (bits && device.type == "GPU" ? " -DRGX_TILE_READ_AHEAD=8" : "") + tileStepOptions(device, bits) +
+           (bits && device.type == "GPU" ? " -DRGX_TILE_READ_AHEAD=8" : "") + bitmapTileOptions(device, bits) +
            gridBarrierOptions(device);
 }
 
