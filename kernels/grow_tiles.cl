@@ -97,6 +97,17 @@ inline uint first_region_in_range(uint value, __global const uint* seed_luma, ui
     return 0;
 }
 
+// The region the bitmap step gives a pixel of luma `value` inside the image
+// when a neighbour reaches it: in mode range the first of `regions` whose
+// range holds it (0: none), in mode competitive the lone region 1.
+inline uint fixed_region(uint value, bool inside, uint mode, __global const uint* seed_luma, uint regions,
+                         uint lower, uint upper)
+{
+    if (!inside)
+        return 0;
+    return mode != RGX_MODE_RANGE ? 1 : first_region_in_range(value, seed_luma, regions, lower, upper);
+}
+
 // The neighbouring tiles a changed pixel at (px, py) of its tile borders:
 // bit d for the direction (neighbour_dx[d], neighbour_dy[d]).
 inline uint edges_of(int px, int py, int connectivity)
@@ -502,13 +513,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             vstore8(convert_uint8(vload8(k, luma + g0)), k, value);
 #pragma unroll
         for (int x = 0; x < SIDE; ++x) {
-            const uint region = !row_inside ? 0
-                                : mode != RGX_MODE_RANGE
-                                    ? 1
-                                    : first_region_in_range(value[x], seed_luma, rule_all ? region_total : 1, lower,
-                                                            upper);
             scratch->old[r * ROW + x] = row_inside ? stamp[x] : UNCLASSIFIED;
-            scratch->region[r * ROW + x] = (ushort)region;
+            scratch->region[r * ROW + x] =
+                (ushort)fixed_region(value[x], row_inside, mode, seed_luma, rule_all ? region_total : 1, lower, upper);
         }
     } else
 #endif
@@ -528,13 +535,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
                 const int i = i0 + k;
                 const bool inside = gx_column < width && y0 + i < height;
-                const uint region = !inside ? 0
-                                    : mode != RGX_MODE_RANGE
-                                        ? 1
-                                        : first_region_in_range(value[k], seed_luma, rule_all ? region_total : 1, lower,
-                                                                upper);
                 scratch->old[i * ROW + r] = stamp[k];
-                scratch->region[i * ROW + r] = (ushort)region;
+                scratch->region[i * ROW + r] =
+                    (ushort)fixed_region(value[k], inside, mode, seed_luma, rule_all ? region_total : 1, lower, upper);
             }
         }
     }

@@ -37,37 +37,37 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
     return options.str();
 }
 
-// The bitmap tile step on GPUs (kernels/grow_tiles.cl): a tile's rows read
-// with vector loads where the width allows (H100, docs/PERFORMANCE.md: part
-// of 4096² ±100 0.587 -> 0.503 ms of kernel time; PoCL and Intel's runtime
-// were 15 to 25 % slower with them on 2048² whole images), and a step stops
-// after 32 levels in a round of few tiles, whose rounds wait for their
-// slowest tile (4096² ±100 0.538 -> 0.503 ms, 8192² ±100 4 % slower, wide
-// fronts within 1 %); CPUs, with a few work-groups, have no thin rounds.
-// Tests take both on every device, and stop every round's steps early:
-// RGX_TEST_TILE_STEP_LEVELS=n.
-std::string bitmapTileOptions(const DeviceInfo& device, bool bits)
-{
-    if (!bits)
-        return {};
-    if (const char* levels = std::getenv("RGX_TEST_TILE_STEP_LEVELS"); levels && std::atoi(levels) > 0)
-        return " -DRGX_TILE_ROW_VECTORS=1 -DRGX_TILE_STEP_LEVELS=" + std::to_string(std::atoi(levels)) +
-               " -DRGX_TILE_THIN_ROUND=0";
-    return device.type == "GPU" ? " -DRGX_TILE_ROW_VECTORS=1 -DRGX_TILE_STEP_LEVELS=32" : "";
-}
-
 // The bitmap step (one work-item per tile row) where every classified
-// pixel's label follows from its luma; the per-pixel step otherwise. Where
-// the image's width leaves a tile's rows unaligned for vector loads, a GPU
-// reads 8 rows of a tile before using the first (H100: a one-tile run 20 %
-// shorter than with 1 row, 7 % than with 32; docs/PERFORMANCE.md); a CPU
-// reads one at a time.
+// pixel's label follows from its luma, the per-pixel step otherwise; on
+// GPUs, the bitmap step's options (kernels/grow_tiles.cl, docs/PERFORMANCE.md
+// for the H100's figures):
+// - a tile's rows read with vector loads where the width allows (part of
+//   4096² ±100 0.587 -> 0.503 ms of kernel time; PoCL and Intel's runtime
+//   were 15 to 25 % slower with them on 2048² whole images); elsewhere 8
+//   rows read before the first is used (a one-tile run 20 % shorter than
+//   with 1 row, 7 % than with 32); a CPU reads one row at a time;
+// - a step stops after 32 levels in a round of few tiles, whose rounds wait
+//   for their slowest tile (4096² ±100 0.538 -> 0.503 ms, 8192² ±100 4 %
+//   slower, wide fronts within 1 %); CPUs, with a few work-groups, have no
+//   thin rounds.
+// Tests take the row reads on every device, and stop every round's steps
+// early: RGX_TEST_TILE_STEP_LEVELS=n.
 std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bits)
 {
-    return device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
-           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0") +
-           (bits && device.type == "GPU" ? " -DRGX_TILE_READ_AHEAD=8" : "") + bitmapTileOptions(device, bits) +
-           gridBarrierOptions(device);
+    std::string options = device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
+                          " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0");
+    const bool gpu = device.type == "GPU";
+    const char* test = std::getenv("RGX_TEST_TILE_STEP_LEVELS");
+    const int testLevels = test ? std::atoi(test) : 0;
+    if (bits && gpu)
+        options += " -DRGX_TILE_READ_AHEAD=8";
+    if (bits && (gpu || testLevels > 0))
+        options += " -DRGX_TILE_ROW_VECTORS=1";
+    if (bits && testLevels > 0)
+        options += " -DRGX_TILE_STEP_LEVELS=" + std::to_string(testLevels) + " -DRGX_TILE_THIN_ROUND=0";
+    else if (bits && gpu)
+        options += " -DRGX_TILE_STEP_LEVELS=32";
+    return options + gridBarrierOptions(device);
 }
 
 } // namespace
