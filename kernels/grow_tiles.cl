@@ -469,6 +469,51 @@ inline uint reach_of(uint above, uint here, uint below, int connectivity)
                              : above | below | (here << 1) | (here >> 1);
 }
 
+// The levels at which a row's pixels joined, kept as offsets from `base`
+// in bit planes (bit x of plane b: bit b of pixel x's offset) and written
+// to the row's stamps in local memory once per 2^LEVEL_PLANES levels, so
+// that the level loop stores nothing per pixel: a store per joined pixel
+// made a level's cost follow the row with the most joining pixels (H100,
+// docs/PERFORMANCE.md).
+#define LEVEL_PLANES 5
+typedef struct {
+    uint base;                // the level of offset 0
+    uint joined;              // the pixels joined since `base`
+    uint plane[LEVEL_PLANES];
+} JoinLevels;
+
+inline void levels_write(JoinLevels* levels, __local uint* row)
+{
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x) {
+        uint offset = 0;
+#pragma unroll
+        for (int b = 0; b < LEVEL_PLANES; ++b)
+            offset |= ((levels->plane[b] >> x) & 1u) << b;
+        if ((levels->joined >> x) & 1u)
+            row[x] = levels->base + offset;
+    }
+    levels->joined = 0;
+#pragma unroll
+    for (int b = 0; b < LEVEL_PLANES; ++b)
+        levels->plane[b] = 0;
+}
+
+// `joined` joined at `level` (never below the last level recorded).
+inline void levels_record(JoinLevels* levels, uint joined, uint level, __local uint* row)
+{
+    if (level - levels->base >= (1u << LEVEL_PLANES)) {
+        levels_write(levels, row);
+        levels->base = level;
+    }
+    const uint offset = level - levels->base;
+#pragma unroll
+    for (int b = 0; b < LEVEL_PLANES; ++b)
+        if ((offset >> b) & 1u)
+            levels->plane[b] |= joined;
+    levels->joined |= joined;
+}
+
 inline void grow_tile(const uint tile, const uint round, const int width, const int height,
                       const uint tiles_x, const uint tiles_y,
                       __global const ushort* luma,
@@ -646,6 +691,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                                  : 0;
     uint steps = 0;
     bool stopped = false; // at the step's limit, with every pixel up to `level` settled
+    JoinLevels levels = {start + 1, 0, {0}};
     while (level < cap) {
         if (step_levels != 0 && steps++ == step_levels) {
             stopped = true;
@@ -677,11 +723,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             reach |= view.bottom;
         const uint joined = reach & mask & ~settled;
         settled |= joined;
-        for (uint rest = joined; rest != 0; rest &= rest - 1)
-            scratch->stamp[r * ROW + lowest_bit(rest)] = joining;
+        levels_record(&levels, joined, joining, &scratch->stamp[r * ROW]);
         here = joined;
         level = joining;
     }
+    levels_write(&levels, &scratch->stamp[r * ROW]);
     // Every row's stamps are in place before the columns are read.
     barrier(CLK_LOCAL_MEM_FENCE);
 
