@@ -458,15 +458,17 @@ inline uint lowers_from(uint joins, uint stamp, bool in_mask, uint cap)
     return in_mask && joins <= cap && joins < stamp ? joins - 1 : UNCLASSIFIED;
 }
 
-inline uint dilate_row(uint row) { return row | (row << 1) | (row >> 1); }
 
 // The index of the lowest set bit of a non-zero word.
 inline int lowest_bit(uint bits) { return 31 - (int)clz(bits & (0u - bits)); }
 
+// Without a branch: a work-group of one warp, alone on its scheduler, pays
+// the whole latency of every branch, level after level.
 inline uint reach_of(uint above, uint here, uint below, int connectivity)
 {
-    return connectivity == 8 ? dilate_row(above) | dilate_row(here) | dilate_row(below)
-                             : above | below | (here << 1) | (here >> 1);
+    const uint column = above | below;
+    const uint diagonal = connectivity == 8 ? 0xFFFFFFFFu : 0u;
+    return column | (here << 1) | (here >> 1) | ((here | (column << 1) | (column >> 1)) & diagonal);
 }
 
 // The levels at which a row's pixels joined, kept as offsets from `base`
@@ -688,12 +690,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     uint level = start;
     const uint step_levels = RGX_TILE_STEP_LEVELS != 0 && scratch->queued * RGX_TILE_THIN_ROUND <= get_num_groups(0)
                                  ? RGX_TILE_STEP_LEVELS
-                                 : 0;
+                                 : UNCLASSIFIED;
     uint steps = 0;
     bool stopped = false; // at the step's limit, with every pixel up to `level` settled
     JoinLevels levels = {start + 1, 0, {0}};
     while (level < cap) {
-        if (step_levels != 0 && steps++ == step_levels) {
+        if (steps++ == step_levels) {
             stopped = true;
             break;
         }
