@@ -41,6 +41,9 @@
 inline bool grid_roll_call(volatile __global uint* grid, __local uint* verdict_out)
 {
     if (get_local_id(0) == 0) {
+        // What the group wrote before the roll call (the seeds of a first
+        // launch, grow_tiles.cl) is seen by every group after it.
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
         uint verdict;
         if (atomic_inc(&grid[RGX_GRID_ARRIVALS]) == get_num_groups(0) - 1) {
             verdict = atomic_cmpxchg(&grid[RGX_GRID_VERDICT], 0u, RGX_VERDICT_GO);

@@ -5,6 +5,7 @@
 // start the run as label 0 and stamp "never" (the host resets what the
 // previous run of the session touched).
 #include "grow_common.h"
+#include "seed_placement.h"
 
 #ifndef RGX_WG_SIZE
 #define RGX_WG_SIZE 256
@@ -53,51 +54,15 @@ __kernel void start_run(__global ushort* labels, __global uint* stamps, const ui
     }
 }
 
-// Iteration 0: seed k starts region k, and its luma is the region's
-// seed_luma (the same value the host has: no second upload). With
-// tile_side > 0 (fusion=tiles)
-// the tiles holding seeds are queued for round 1 (the list at tile_lists +
-// first_list, tiles_x by tiles_y tiles); either way the seeds lie inside
-// the pixels the run touches.
+// Iteration 0 (seed_placement.h), one work-item per seed, for the runs
+// without tiles (the tile driver's first launch places its own).
 __kernel void place_seeds(__global const uint* seed_pixels, __global const ushort* luma,
-                          __global uint* seed_luma, const uint region_total,
-                          const uint width, __global ushort* labels, __global uint* stamps,
-                          const uint tile_side, const uint tiles_x, const uint tiles_y,
-                          volatile __global uint* tile_mark, volatile __global uint* tile_lists,
-                          const uint first_list, volatile __global uint* counters)
+                          __global uint* seed_luma, const uint region_total, const uint width,
+                          __global ushort* labels, __global uint* stamps, volatile __global uint* counters)
 {
     const uint k = get_global_id(0);
-    if (k >= region_total)
-        return;
-    const uint p = seed_pixels[k];
-    seed_luma[k] = luma[p];
-    labels[p] = (ushort)(k + 1);
-    stamps[p] = 0;
-    const uint x = p % width, y = p / width;
-    volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
-    atomic_min(&touched[0], x);
-    atomic_min(&touched[1], y);
-    atomic_max(&touched[2], x);
-    atomic_max(&touched[3], y);
-    if (tile_side == 0)
-        return;
-    // The seed's tile, and the tiles beyond the edges the seed lies on: a
-    // seed never changes in its own tile, so its tile would not queue them.
-    const int tile_x = (int)(x / tile_side), tile_y = (int)(y / tile_side);
-    const uint px = x % tile_side, py = y % tile_side;
-    for (int d = -1; d < 8; ++d) {
-        const int dx = d < 0 ? 0 : neighbour_dx[d];
-        const int dy = d < 0 ? 0 : neighbour_dy[d];
-        if ((dx < 0 && px != 0) || (dx > 0 && px != tile_side - 1) || (dy < 0 && py != 0) ||
-            (dy > 0 && py != tile_side - 1))
-            continue;
-        const int nx = tile_x + dx, ny = tile_y + dy;
-        if (nx < 0 || ny < 0 || nx >= (int)tiles_x || ny >= (int)tiles_y)
-            continue;
-        const uint tile = (uint)ny * tiles_x + (uint)nx;
-        if (atomic_xchg(&tile_mark[tile], 1u) != 1u)
-            tile_lists[first_list + atomic_inc(&counters[RGX_COUNTER_TILES + 1])] = tile;
-    }
+    if (k < region_total)
+        place_seed(k, seed_pixels, luma, seed_luma, width, labels, stamps, 0, 0, 0, counters, counters, counters);
 }
 
 // Adds `count` pixels of luma sum `sum` to region k's totals: the group's in

@@ -40,6 +40,7 @@
 // every pixel's label is fixed by its own luma (then RGX_WG_SIZE is 32).
 #include "grid_barrier.h"
 #include "grow_common.h"
+#include "seed_placement.h"
 
 #ifndef RGX_TILE_SIDE
 #define RGX_TILE_SIDE 32
@@ -793,13 +794,19 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 // (counters[RGX_COUNTER_DEFERRED] entries). tile_mark holds two marks per
 // tile: the last round it was queued for, the last window it was deferred to.
 // No stamp exceeds horizon (see the top of this file).
+// The run's first launch (fused, from round 1) places its `seeds_to_place`
+// seeds first (seed_placement.h): the roll call is then the grid barrier
+// between iteration 0 and round 1, and the run has one command fewer than
+// with place_seeds (a command costs NVIDIA's driver 10 to 20 us of host
+// time, docs/PERFORMANCE.md).
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void grow_tiles(const uint first_round, const uint last_round,
                 const int width, const int height, const uint tiles_x, const uint tiles_y,
                 __global const ushort* luma,
                 volatile __global ushort* labels,
                 volatile __global uint* stamps,
-                __global const uint* seed_luma, const uint region_total,
+                __global const uint* seed_pixels, const uint seeds_to_place,
+                __global uint* seed_luma, const uint region_total,
                 const uint lower, const uint upper, const uint mode,
                 const uint rule_all, const int connectivity, const uint cap, const uint horizon,
                 volatile __global uint* tile_mark,
@@ -808,9 +815,16 @@ void grow_tiles(const uint first_round, const uint last_round,
 {
     __local TileScratch scratch;
     const bool fused = last_round > first_round;
+    const uint tile_count = tiles_x * tiles_y;
+    if (seeds_to_place > 0) {
+        for (uint k = get_global_id(0); k < seeds_to_place; k += get_global_size(0))
+            place_seed(k, seed_pixels, luma, seed_luma, (uint)width, labels, stamps, SIDE, tiles_x, tiles_y,
+                       tile_mark, tile_lists + tile_count, counters);
+        // The group's seeds are in place before it answers the roll call.
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
     if (fused && !grid_roll_call(counters + RGX_COUNTER_GRID, &scratch.verdict))
         return;
-    const uint tile_count = tiles_x * tiles_y;
     uint passed = 0;
     for (uint round = first_round; round <= last_round; ++round) {
         // The count is complete: the last grid barrier or launch ended its writers.

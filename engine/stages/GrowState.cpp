@@ -122,6 +122,7 @@ void GrowState::reserveRegions(size_t regions)
         return;
     regionCapacity_ = regionCapacityFor(regions);
     seedPixels = make(regionCapacity_ * 4);
+    heldSeedPixels_.clear();
     seedLuma = make(regionCapacity_ * 4);
     totals = make(3 * 3 * regionCapacity_ * 4);
     deltas = make(3 * 3 * regionCapacity_ * 4);

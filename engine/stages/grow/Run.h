@@ -57,6 +57,8 @@ struct Run {
     // totals and deltas): they live as long as the run, and RegionGrowing::run
     // waits for the queue before a run that throws lets them go.
     std::vector<uint32_t> seedPixels, seedLuma;
+    // Seeds that the tile driver's first launch places (placeSeeds left them).
+    uint32_t seedsToPlace = 0;
     std::vector<uint32_t> totals, deltas;
     // Whether a driver enqueued the summary already: it may be the run's
     // result (Done) or too early (Stale: summarize redoes it).
@@ -87,8 +89,9 @@ struct Run {
 // (`touched`: where the run may change pixels). Seeding.cpp.
 void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touched);
 // Iteration 0: the seeds in the maps (their pixels and luma in
-// run.seedPixels and run.seedLuma); with tiles, their tiles queued for
-// round 1. Seeding.cpp.
+// run.seedPixels and run.seedLuma) by place_seeds; with tiles, by the tile
+// driver's first launch (run.seedsToPlace), which also queues their tiles
+// for round 1. Seeding.cpp.
 void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma);
 
 // The summary of the final maps (run.result.finalSet): the box of the

@@ -1,6 +1,7 @@
 // The start every run shares, whatever its driver: the maps and counters
 // reset in one launch (start_run), then the seeds placed (place_seeds),
-// both in kernels/grow_session.cl.
+// both in kernels/grow_session.cl; with tiles, the seeds are placed by the
+// tile driver's first launch.
 #include "Device.h"
 #include "GrowPrograms.h"
 #include "Run.h"
@@ -66,11 +67,17 @@ void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma)
     run.seedLuma = seedLuma;
     for (size_t k = 0; k < regionTotal; ++k)
         run.seedPixels[k] = uint32_t(run.seeds[k].y) * uint32_t(state.width()) + uint32_t(run.seeds[k].x);
-    run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, run.seedPixels.data(), nullptr,
-                                 run.timings.track("upload", "write:seed_pixels"));
+    if (!state.holdsSeedPixels(run.seedPixels)) {
+        run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, run.seedPixels.data(), nullptr,
+                                     run.timings.track("upload", "write:seed_pixels"));
+        state.holdSeedPixels(run.seedPixels);
+    }
+    if (tiles) {
+        run.seedsToPlace = uint32_t(regionTotal);
+        return;
+    }
     const BuiltProgram& built = sessionKernels(state.device());
     cl::Kernel& place = state.kernel(built.program, "place_seeds");
-    const size_t tileCount = size_t(state.tilesX()) * size_t(state.tilesY());
     int a = 0;
     place.setArg(a++, state.seedPixels);
     place.setArg(a++, state.luma);
@@ -79,12 +86,6 @@ void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma)
     place.setArg(a++, cl_uint(state.width()));
     place.setArg(a++, state.labels[0]);
     place.setArg(a++, state.stamps[0]);
-    place.setArg(a++, cl_uint(tiles ? growTileSide : 0));
-    place.setArg(a++, cl_uint(state.tilesX()));
-    place.setArg(a++, cl_uint(state.tilesY()));
-    place.setArg(a++, tiles ? state.tileMark : state.counters);
-    place.setArg(a++, tiles ? state.tileLists : state.counters);
-    place.setArg(a++, cl_uint(tiles ? tileCount : 0));
     place.setArg(a++, state.counters);
     run.queue.enqueueNDRangeKernel(place, cl::NullRange, cl::NDRange(roundUp(regionTotal, 64)), cl::NullRange,
                                    nullptr, run.timings.track("upload", "place_seeds"));

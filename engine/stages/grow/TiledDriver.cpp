@@ -45,6 +45,7 @@ private:
     bool windowed_ = false;
     uint32_t horizon_ = 0;
     int horizonArgument_ = 0;
+    int seedsArgument_ = 0;
     uint32_t windowStart_ = 1;
     bool fused_ = true;
     bool stopped_ = false; // a stalled launch found nothing left to do
@@ -124,6 +125,9 @@ void TiledDriver::setArguments(Run& run)
     tiles.setArg(a++, state.luma);
     tiles.setArg(a++, state.labels[0]);
     tiles.setArg(a++, state.stamps[0]);
+    tiles.setArg(a++, state.seedPixels);
+    seedsArgument_ = a;
+    tiles.setArg(a++, cl_uint(0));
     tiles.setArg(a++, state.seedLuma);
     tiles.setArg(a++, cl_uint(run.seeds.size()));
     tiles.setArg(a++, cl_uint(run.params.lower));
@@ -168,8 +172,14 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
     run.clearGridBarrier(notAnIteration);
     tiles.setArg(0, cl_uint(round));
     tiles.setArg(1, cl_uint(upTo));
+    // The run's seeds, placed before the roll call of its first launch.
+    tiles.setArg(seedsArgument_, cl_uint(run.seedsToPlace));
     run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(residentGroups_ * workGroup_),
                                    cl::NDRange(workGroup_), nullptr, run.timings.track("grow", "grow_tiles"));
+    if (run.seedsToPlace != 0) {
+        tiles.setArg(seedsArgument_, cl_uint(0));
+        run.seedsToPlace = 0;
+    }
     const size_t record = run.timings.size() - 1;
     // A click often ends in its first launch: its summary then comes back
     // with the same read (and is redone if it did not).
