@@ -74,6 +74,10 @@ TEST(DeviceSession, EveryClickEqualsTheReferenceOnEveryDevice)
                 // The luma travels on the first click and when the prefilter changes.
                 const bool newLuma = c == 0 || clicks[c].params.prefilter.kind != clicks[c - 1].params.prefilter.kind;
                 EXPECT_EQ(test::commandCount(click->timings, "write:luma"), newLuma ? 1 : 0) << what;
+                // The seeds travel when they change, not for a new range or mode.
+                const bool newSeeds = c == 0 || clicks[c].seeds != clicks[c - 1].seeds;
+                if (newSeeds || !newLuma)
+                    EXPECT_EQ(test::commandCount(click->timings, "write:seed_pixels"), newSeeds ? 1 : 0) << what;
             }
         }
     }
