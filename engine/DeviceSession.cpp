@@ -22,6 +22,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A click's labels: one region of a correct run reads them off the stamps.
+bool labelsFromStamps(const std::vector<Seed>& seeds, const GrowVariant& variant)
+{
+    return seeds.size() == 1 && !variant.wrongOnPurpose();
+}
+
 double millisecondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -148,6 +154,7 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
                                       (seeds.size() == 1 ? 2 : seeds.size() <= 255 ? 3 : 4));
     }
     grown.state = state_.get();
+    state_->packAhead(maps == Maps::Box, seeds.size(), labelsFromStamps(seeds, variant));
     state_->reserveRegions(seeds.size());
     state_->setLuma(*grown.luma, key, grown.timings);
     grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width), control,
@@ -279,10 +286,8 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     Grown grown = grow(prepared, seeds, params, variant, control, Maps::Box);
     const LumaImage& image = *image_;
     ClickResult result;
-    // One region of a correct run: its labels follow from the stamps.
-    const bool labelsFromStamps = seeds.size() == 1 && !variant.wrongOnPurpose();
     result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
-                                               grown.run.iterations, grown.timings, 1, labelsFromStamps),
+                                               grown.run.iterations, grown.timings, 1, labelsFromStamps(seeds, variant)),
                           grown.window, image.width, image.height);
     if (state_ && grown.state == state_.get())
         state_->dropPreparedMemory();

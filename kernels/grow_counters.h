@@ -28,7 +28,10 @@
 // Tiled growing in level windows: tiles that stopped at the window's last
 // level with more to grow, for the next window.
 #define RGX_COUNTER_DEFERRED 21
-#define RGX_COUNTER_WORDS 22
+// Set by pack_ahead (kernels/grow_session.cl): the stamp bytes of the box
+// maps it packed, 0 for none.
+#define RGX_COUNTER_PACKED 22
+#define RGX_COUNTER_WORDS 23
 
 // counters[RGX_COUNTER_GRID + ...]: arrivals, the number of the last
 // barrier released (RGX_BARRIER_STALLED once one was given up), and the roll

@@ -179,6 +179,7 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     start.statWords = RGX_REGION_STATS_WORDS * regions;
     failed_ = true; // until finishRun says where this run's pixels are
     dirty_ = PixelBox();
+    packedAhead_ = PackedAhead();
     return start;
 }
 
@@ -291,30 +292,13 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
     // Labels first, stamps after them at a 4-byte boundary.
     const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
-
-    ensure(packedLabels_, count * size_t(maps.labelBytes));
-    ensure(packedStamps_, count * size_t(maps.stampBytes));
-    const BuiltProgram& program = sessionKernels(device_);
-    cl::Kernel& pack = kernel(program.program, "pack_maps");
-    int a = 0;
-    pack.setArg(a++, stamps[set]);
-    pack.setArg(a++, labels[set]);
-    pack.setArg(a++, cl_uint(width_));
-    pack.setArg(a++, cl_uint(box.x0));
-    pack.setArg(a++, cl_uint(box.y0));
-    pack.setArg(a++, cl_uint(maps.boxWidth));
-    pack.setArg(a++, cl_uint(maps.boxHeight));
-    pack.setArg(a++, cl_uint(maps.step));
-    pack.setArg(a++, cl_uint(maps.labelBytes));
-    pack.setArg(a++, cl_uint(maps.stampBytes));
-    pack.setArg(a++, packedLabels_);
-    pack.setArg(a++, packedStamps_);
-    const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
-    const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
     cl::CommandQueue& queue = device_.queue();
-    queue.enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
-                               timings.track("download", "pack_maps"));
 
+    const PackedAhead ahead = packedAhead_;
+    packedAhead_ = PackedAhead();
+    if (maps.step != 1 || ahead.stampBytes != uint32_t(maps.stampBytes) || aheadLabelBytes_ != maps.labelBytes ||
+        !(ahead.box == box) || ahead.set != set)
+        enqueuePack(set, box, maps, timings);
     const size_t bytes = labelBytes + count * size_t(maps.stampBytes);
     uint8_t* host = nullptr;
     if (std::shared_ptr<HostBlock> block = hostBlock(bytes)) {
@@ -335,6 +319,64 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     maps.labels = host;
     maps.stamps = host + labelBytes;
     return maps;
+}
+
+void GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, TimingLog& timings)
+{
+    const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
+    ensure(packedLabels_, count * size_t(maps.labelBytes));
+    ensure(packedStamps_, count * size_t(maps.stampBytes));
+    cl::Kernel& pack = kernel(sessionKernels(device_).program, "pack_maps");
+    int a = 0;
+    pack.setArg(a++, stamps[set]);
+    pack.setArg(a++, labels[set]);
+    pack.setArg(a++, cl_uint(width_));
+    pack.setArg(a++, cl_uint(box.x0));
+    pack.setArg(a++, cl_uint(box.y0));
+    pack.setArg(a++, cl_uint(maps.boxWidth));
+    pack.setArg(a++, cl_uint(maps.boxHeight));
+    pack.setArg(a++, cl_uint(maps.step));
+    pack.setArg(a++, cl_uint(maps.labelBytes));
+    pack.setArg(a++, cl_uint(maps.stampBytes));
+    pack.setArg(a++, packedLabels_);
+    pack.setArg(a++, packedStamps_);
+    const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
+    const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
+                                         timings.track("download", "pack_maps"));
+}
+
+void GrowState::packAhead(bool on, size_t regions, bool labelsFromStamps)
+{
+    aheadLabelBytes_ = !on ? -1 : labelsFromStamps ? 0 : regions <= 255 ? 1 : 2;
+}
+
+void GrowState::enqueuePackAhead(int set, TimingLog& timings)
+{
+    // Where no click made the packed buffers yet, the first packs after it.
+    if (aheadLabelBytes_ < 0 || packedStamps_() == nullptr || (aheadLabelBytes_ > 0 && packedLabels_() == nullptr))
+        return;
+    cl::Kernel& pack = kernel(sessionKernels(device_).program, "pack_ahead");
+    int a = 0;
+    pack.setArg(a++, stamps[set]);
+    pack.setArg(a++, labels[set]);
+    pack.setArg(a++, cl_uint(width_));
+    pack.setArg(a++, cl_uint(aheadLabelBytes_));
+    const size_t labelCapacity = aheadLabelBytes_ > 0 ? packedLabels_.getInfo<CL_MEM_SIZE>() : 0;
+    pack.setArg(a++, cl_uint(std::min<size_t>(labelCapacity, UINT32_MAX)));
+    pack.setArg(a++, cl_uint(std::min<size_t>(packedStamps_.getInfo<CL_MEM_SIZE>(), UINT32_MAX)));
+    pack.setArg(a++, counters);
+    pack.setArg(a++, aheadLabelBytes_ > 0 ? packedLabels_ : packedStamps_);
+    pack.setArg(a++, packedStamps_);
+    // The box is the device's: a fixed range, each work-item striding over
+    // columns and rows (as pack_maps does past 1024 columns and 4096 rows).
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(256, 256), cl::NDRange(64, 1), nullptr,
+                                         timings.track("download", "pack_maps"));
+}
+
+void GrowState::notePackedAhead(uint32_t stampBytes, const PixelBox& box, int set)
+{
+    packedAhead_ = {stampBytes, box, set};
 }
 
 void GrowState::readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& fullLabels,

@@ -36,6 +36,10 @@ inline size_t regionCapacityFor(size_t regions) { return regions * 2 > 64 ? regi
 struct PixelBox {
     uint32_t x0 = 1, y0 = 1, x1 = 0, y1 = 0;
     bool empty() const { return x0 > x1 || y0 > y1; }
+    bool operator==(const PixelBox& other) const
+    {
+        return x0 == other.x0 && y0 == other.y0 && x1 == other.x1 && y1 == other.y1;
+    }
 };
 
 // Bytes held by a session for a W x H image with K regions (docs/PERFORMANCE.md,
@@ -151,6 +155,18 @@ public:
     void readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps,
                      TimingLog& timings, const MapPlacement& at = {});
 
+    // A click's box maps packed on the device as soon as its run is
+    // summarised (pack_ahead in kernels/grow_session.cl), before the host
+    // knows the box: readBox then reads them with no command before its
+    // reads (a command costs NVIDIA's driver 10 to 17 us of host time).
+    // packAhead says whether the next runs are clicks and how their labels
+    // travel (readBox's labelsFromStamps); enqueuePackAhead follows a run's
+    // summary (where the packed buffers exist and the maps fit them);
+    // notePackedAhead takes what it did from the counters read after it.
+    void packAhead(bool on, size_t regions, bool labelsFromStamps);
+    void enqueuePackAhead(int set, TimingLog& timings);
+    void notePackedAhead(uint32_t stampBytes, const PixelBox& box, int set);
+
     Footprint footprint() const;
 
     // The words the host reads back every run: the counters, then the region
@@ -168,6 +184,8 @@ private:
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);
+    // pack_maps for the box maps readBox reads.
+    void enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, TimingLog& timings);
     // Pageable memory for a read-back: prepareHostMemory's when it is large
     // enough (waited for), fresh otherwise.
     std::shared_ptr<uint8_t> pageableMemory(size_t bytes);
@@ -192,6 +210,12 @@ private:
     std::vector<uint32_t> heldSeedPixels_; // what seedPixels holds (empty: unknown)
     cl::Buffer packedLabels_;  // the box maps in their narrow types, on the device
     cl::Buffer packedStamps_;
+    int aheadLabelBytes_ = -1; // packAhead's, -1: off
+    struct PackedAhead {
+        uint32_t stampBytes = 0; // 0: nothing packed ahead
+        PixelBox box;
+        int set = 0;
+    } packedAhead_;
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;

@@ -144,6 +144,45 @@ TEST(DeviceSession, AClickReturnsTheBoxOfItsPixelsInTheNarrowestTypes)
     }
 }
 
+// Once the session's packed buffers hold a click's box, the next such
+// click's maps are packed on the device before the host knows the box
+// (GrowState::packAhead): its one pack_maps comes before its last read of
+// the counters, and its maps equal the reference, with one region (labels
+// off the stamps) and with two.
+TEST(DeviceSession, ARepeatedClickHasItsMapsPackedBeforeTheHostKnowsTheBox)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(150, 110, test::PixelKind::Grey8, 9));
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 20;
+    auto lastIndexOf = [](const std::vector<TimingRecord>& timings, const std::string& kernel) {
+        int last = -1;
+        for (size_t i = 0; i < timings.size(); ++i)
+            if (timings[i].kernel == kernel)
+                last = int(i);
+        return last;
+    };
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* variantText : {"", "fusion=tiles"}) {
+            const GrowVariant variant = parseVariant(variantText);
+            for (const std::vector<Seed>& seeds : {std::vector<Seed>{{50, 50}}, std::vector<Seed>{{50, 50}, {110, 70}}}) {
+                const std::string what = info.name + ", " + variant.text() + ", " + std::to_string(seeds.size()) +
+                                         " seed(s)";
+                DeviceSession session(device, image);
+                const GrowResultPtr expected = runReferencePipeline(*image, seeds, params);
+                ClickResultPtr click;
+                for (int c = 0; c < 3; ++c)
+                    click = session.click(seeds, params, variant);
+                test::expectEqual(*expected, click->toGrowResult(), what);
+                EXPECT_EQ(test::commandCount(click->timings, "pack_maps"), 1) << what;
+                EXPECT_LT(lastIndexOf(click->timings, "pack_maps"), lastIndexOf(click->timings, "read:counters"))
+                    << what;
+            }
+        }
+    }
+}
+
 TEST(DeviceSession, KeptResultsStayTheSameWhileTheSessionGoesOn)
 {
     const auto image = std::make_shared<const LumaImage>(test::randomImage(120, 90, test::PixelKind::Grey8, 4));

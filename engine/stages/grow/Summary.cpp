@@ -29,6 +29,7 @@ void enqueueSummary(Run& run)
     const size_t groups = std::min<size_t>(groupsToFill(run.info), size_t(state.height()));
     run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * 256), cl::NDRange(256), nullptr,
                                    run.timings.track("download", "summarize"));
+    state.enqueuePackAhead(set, run.timings);
     // Into the pinned words after the counters: summarize takes them once a
     // blocking read of the counters has passed this one.
     run.queue.enqueueReadBuffer(state.regionStats, CL_FALSE, 0, RGX_REGION_STATS_WORDS * regionTotal * 4,
@@ -67,6 +68,7 @@ void summarize(Run& run)
     result.box = {counters[RGX_COUNTER_BOX + 0], counters[RGX_COUNTER_BOX + 1], counters[RGX_COUNTER_BOX + 2],
                   counters[RGX_COUNTER_BOX + 3]};
     result.iterations = counters[RGX_COUNTER_MAX_STAMP];
+    run.state.notePackedAhead(counters[RGX_COUNTER_PACKED], result.box, run.result.finalSet);
     result.stoppedAtCap = result.iterations == run.cap && result.iterations > 0;
     // Only a broken variant overflows: its result is shown, damage and all.
     if (counters[RGX_COUNTER_OVERFLOW] != 0)
