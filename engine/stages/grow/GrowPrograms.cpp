@@ -39,7 +39,7 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 
 // The bitmap step (one work-item per tile row) where every classified
 // pixel's label follows from its luma, the per-pixel step otherwise; on
-// GPUs, the bitmap step's options (kernels/grow_tiles.cl, docs/PERFORMANCE.md
+// GPUs, the bitmap step's options (kernels/tile_step_bits.h, docs/PERFORMANCE.md
 // for the H100's figures):
 // - a tile's rows read with vector loads where the width allows (part of
 //   4096² ±100 0.587 -> 0.503 ms of kernel time; PoCL and Intel's runtime
