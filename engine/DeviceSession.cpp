@@ -286,9 +286,9 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     Grown grown = grow(prepared, seeds, params, variant, control, Maps::Box);
     const LumaImage& image = *image_;
     ClickResult result;
-    result.maps = inImage(grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(),
-                                               grown.run.iterations, grown.timings, 1, labelsFromStamps(seeds, variant)),
-                          grown.window, image.width, image.height);
+    BoxMaps maps = grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
+                                        grown.timings, 1, labelsFromStamps(seeds, variant));
+    result.maps = inImage(std::move(maps), grown.window, image.width, image.height);
     if (state_ && grown.state == state_.get())
         state_->dropPreparedMemory();
     followFirstRun(grown, prepared.prefilterKey);

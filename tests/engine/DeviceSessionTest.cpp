@@ -166,7 +166,8 @@ TEST(DeviceSession, ARepeatedClickHasItsMapsPackedBeforeTheHostKnowsTheBox)
         ComputeDevice device(info);
         for (const char* variantText : {"", "fusion=tiles"}) {
             const GrowVariant variant = parseVariant(variantText);
-            for (const std::vector<Seed>& seeds : {std::vector<Seed>{{50, 50}}, std::vector<Seed>{{50, 50}, {110, 70}}}) {
+            const std::vector<Seed> one = {{50, 50}}, two = {{50, 50}, {110, 70}};
+            for (const std::vector<Seed>& seeds : {one, two}) {
                 const std::string what = info.name + ", " + variant.text() + ", " + std::to_string(seeds.size()) +
                                          " seed(s)";
                 DeviceSession session(device, image);
