@@ -370,12 +370,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     pack.setArg(a++, packedStamps_);
     // The box is the device's: a fixed range, each work-item striding over
     // columns and rows (as pack_maps does past 1024 columns and 4096 rows).
-    // A CPU runtime pays for every work-item, idle or not (PoCL: 0.5 ms for
-    // 256 x 256 around a small box), so there one group of 64 per thread.
-    const DeviceInfo& info = device_.info();
-    const cl::NDRange range = info.type == "GPU" ? cl::NDRange(256, 256)
-                                                 : cl::NDRange(64, std::max<size_t>(1, info.computeUnits));
-    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, range, cl::NDRange(64, 1), nullptr,
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(256, 256), cl::NDRange(64, 1), nullptr,
                                          timings.track("download", "pack_maps"));
 }
 
