@@ -2,29 +2,37 @@
 # The GPU measurements of docs/PERFORMANCE.md in one go, for a machine that
 # has an NVIDIA OpenCL driver but no build tools (the lent H100).
 #
-#   bash scripts/gpu-bench.sh package DIR [OLD_RGX_CLI]
+#   bash scripts/gpu-bench.sh package DIR [OLD_RGX_CLI [OLD_GUI_BENCH]]
 #       here: the stripped binaries (rgx-cli, its floodFill module, the
-#       engine and stress tests; optionally an older rgx-cli to compare with in the same
-#       run) and every library they load but libc and libm, as DIR/pkg.tar.xz.
+#       engine and stress tests, the GUI bench with Qt's offscreen platform
+#       plugin; optionally an older rgx-cli and GUI bench to compare with in
+#       the same run) and every library they load but libc and libm, as DIR/pkg.tar.xz.
 #   bash scripts/gpu-bench.sh run DIR OUT [PARTS]
 #       there: registers NVIDIA's OpenCL driver with the ICD loader when no
 #       vendor file names it, then runs PARTS (default all, in this order:
 #       tests,old,bench,range,interactive; each part takes 2 to 4 minutes on
 #       the H100, so split them over calls of 10 minutes): the new paths
 #       against the CPU reference on every device, the older build, the bench
-#       of issue 11, range 100 and 255, the click script of issue 12. Full
-#       outputs go to OUT, a short summary to stdout.
+#       of issue 11, range 100 and 255, the click script of issue 12. The
+#       part gui (not in the default) runs rgx_gui_bench offscreen (and the
+#       older one, where packaged) on the drags of issue 25 and the coins
+#       sample. Full outputs go to OUT, a short summary to stdout.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 package() {
-    local dir=$1 old=${2:-}
-    rm -rf "$dir/pkg" && mkdir -p "$dir/pkg/bin" "$dir/pkg/lib"
-    cp build/app/rgx-cli build/tests/rgx_engine_tests build/tests/stress/rgx_stress_tests "$dir/pkg/bin/"
+    local dir=$1 old=${2:-} oldGui=${3:-}
+    local platforms
+    platforms=$(qtpaths6 --query QT_INSTALL_PLUGINS 2>/dev/null || echo /usr/lib/x86_64-linux-gnu/qt6/plugins)/platforms
+    rm -rf "$dir/pkg" && mkdir -p "$dir/pkg/bin" "$dir/pkg/lib" "$dir/pkg/plugins/platforms"
+    cp build/app/rgx-cli build/tests/rgx_engine_tests build/tests/stress/rgx_stress_tests build/tests/gui/rgx_gui_bench \
+        "$dir/pkg/bin/"
+    cp "$platforms/libqoffscreen.so" "$dir/pkg/plugins/platforms/"
     [[ -f build/app/rgx_floodfill.so ]] && cp build/app/rgx_floodfill.so "$dir/pkg/bin/"
     [[ -n $old ]] && cp "$old" "$dir/pkg/bin/rgx-cli-old"
-    strip "$dir"/pkg/bin/*
-    for binary in "$dir"/pkg/bin/*; do ldd "$binary" | awk '/=>/ {print $3}'; done | sort -u |
+    [[ -n $oldGui ]] && cp "$oldGui" "$dir/pkg/bin/rgx_gui_bench-old"
+    strip "$dir"/pkg/bin/* "$dir"/pkg/plugins/platforms/*
+    for binary in "$dir"/pkg/bin/* "$dir"/pkg/plugins/platforms/*; do ldd "$binary" | awk '/=>/ {print $3}'; done | sort -u |
         grep -vE '/libc\.so|/libm\.so|ld-linux' | xargs -r -I{} cp -L {} "$dir/pkg/lib/"
     tar -C "$dir" -cJf "$dir/pkg.tar.xz" pkg && rm -rf "$dir/pkg"
     ls -l "$dir/pkg.tar.xz"
@@ -79,6 +87,25 @@ run() {
             --variants 'fusion=tiles;collectives=local,fusion=grid-barrier' --json "$out/interactive.json" \
             > "$out/interactive.txt" 2>&1
         done_with interactive $?
+    fi
+    if want gui; then # issue 25: edits in the explorer, request to overlay drawn, and where the time went
+        export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH=$dir/pkg/plugins XDG_RUNTIME_DIR=/tmp/rgx-runtime
+        mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+        local bench name size range
+        for bench in rgx_gui_bench-old rgx_gui_bench; do
+            [[ -x $bin/$bench ]] || continue
+            for drag in ${RGX_GUI_DRAGS:-4096:10 4096:30 8192:10 8192:30}; do
+                size=${drag%%:*} range=${drag##*:} name=$out/$bench-$size-$range.txt
+                timeout 120 "$bin/$bench" --device nvidia --size 0 --drag-size "$size" --drag-range "$range" \
+                    --drag-variant "${RGX_GUI_VARIANT:-fusion=tiles}" > "$name" 2>&1
+                done_with "$bench drag $size +-$range" $?
+                grep -E '^(drag|edit breakdown|  also)' "$name" | cut -c1-230
+            done
+            timeout 120 "$bin/$bench" --device nvidia --size "${RGX_GUI_PLAYBACK:-8192}" --drag-size 512 \
+                --coins resources/samples/coins.png > "$out/$bench-playback-coins.txt" 2>&1
+            done_with "$bench playback and coins" $?
+            grep -E '^(playback|peak|coins|edit breakdown|  also)' "$out/$bench-playback-coins.txt" | cut -c1-230
+        done
     fi
     cat "$out"/old.txt "$out"/bench.txt "$out"/range-*.txt 2>/dev/null | grep -E 'floor|^best variant|^noise' | cut -c1-240
     grep -sE '^(add|move|change|remove|the first|upload|footprint|noise)' "$out/interactive.txt" | cut -c1-160

@@ -1,6 +1,8 @@
 // Metatype registration and names for the engine worker's messages.
 #include "EngineTypes.h"
 
+#include <chrono>
+
 namespace rgx::ui {
 
 QString failureKindName(FailureKind kind)
@@ -15,8 +17,15 @@ QString failureKindName(FailureKind kind)
     return QStringLiteral("failure");
 }
 
+qint64 steadyNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 void registerEngineMetaTypes()
 {
+    qRegisterMetaType<rgx::ui::EditTimes>("rgx::ui::EditTimes");
     qRegisterMetaType<rgx::GrowResultPtr>("rgx::GrowResultPtr");
     qRegisterMetaType<rgx::ui::RunRequest>("rgx::ui::RunRequest");
     qRegisterMetaType<rgx::ui::RunOutcome>("rgx::ui::RunOutcome");

@@ -27,6 +27,15 @@ struct RunRequest {
     bool withReference = false;    // also compute the CPU reference and the diff
 };
 
+// When the worker took a request up, when the engine's call returned and when
+// the result was ready to send (steady-clock nanoseconds, comparable across
+// threads): with the GUI's own clock readings, where an edit's time went.
+struct WorkerTimes {
+    qint64 startedNs = 0;
+    qint64 engineDoneNs = 0;
+    qint64 sentNs = 0;
+};
+
 // A finished run: the device result and, when asked, the CPU reference and
 // where the two differ.
 struct RunOutcome {
@@ -34,7 +43,26 @@ struct RunOutcome {
     GrowResultPtr result;
     GrowResultPtr reference;
     std::shared_ptr<const ResultDiff> diff;
+    WorkerTimes times;
 };
+
+// Where one edit's time went, request to overlay drawn, in milliseconds
+// (rgx_gui_bench prints these; the status bar gives the total).
+struct EditTimes {
+    quint64 runId = 0;
+    double engineMs = 0;   // the device session's call: the run and its read-back
+    double resultMs = 0;   // the result built on the host (worker thread, after the engine)
+    double queueMs = 0;    // waiting in Qt's event queues: to the worker, and back
+    double paintWaitMs = 0; // from the result shown to its paint event (part of the queues)
+    double showMs = 0;     // the GUI thread's handling of the result before the paint (panels, tables)
+    double overlayMs = 0;  // the overlay rendered for the view
+    double paintMs = 0;    // the rest of the view's paint
+    double totalMs = 0;    // request to overlay drawn
+    double outsideEngineMs() const { return totalMs - engineMs; }
+};
+
+// Steady-clock nanoseconds (the same clock on every thread).
+qint64 steadyNs();
 
 // The answer to a device listing: the devices and the one to start with.
 struct DeviceList {
@@ -101,6 +129,7 @@ void registerEngineMetaTypes();
 Q_DECLARE_METATYPE(rgx::GrowResultPtr)
 Q_DECLARE_METATYPE(rgx::ui::RunRequest)
 Q_DECLARE_METATYPE(rgx::ui::RunOutcome)
+Q_DECLARE_METATYPE(rgx::ui::EditTimes)
 Q_DECLARE_METATYPE(rgx::ui::DeviceList)
 Q_DECLARE_METATYPE(rgx::ui::RunFailure)
 Q_DECLARE_METATYPE(rgx::ui::RaceCheckRequest)

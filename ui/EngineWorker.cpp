@@ -219,16 +219,19 @@ void EngineWorker::run(const RunRequest& request)
     try {
         // The request goes one way: to the session of its image and device
         // (the device pipeline), which runs the stages, each its driver.
+        RunOutcome outcome;
+        outcome.times.startedNs = steadyNs();
         DeviceSession& session = sessionFor(request.deviceId, request.image);
         const LiveFeedback feedback(*this, request, cancel_);
-        RunOutcome outcome;
         outcome.request = request;
         outcome.result = session.run(request.seeds, request.params, request.variant, feedback.control());
+        outcome.times.engineDoneNs = steadyNs();
         if (request.withReference && !cancel_.load()) {
             outcome.reference = referenceFor(request);
             outcome.diff = std::make_shared<const ResultDiff>(
                 compareResults(*outcome.reference, *outcome.result));
         }
+        outcome.times.sentNs = steadyNs();
         emit runFinished(outcome);
         return;
     } catch (const RunInterrupted& error) {

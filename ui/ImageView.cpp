@@ -4,6 +4,7 @@
 
 #include "io/Overlay.h"
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -184,6 +185,16 @@ const QPixmap& ImageView::level(int index)
 
 void ImageView::paintEvent(QPaintEvent*)
 {
+    QElapsedTimer clock;
+    clock.start();
+    lastPaint_ = PaintTimes();
+    paintView();
+    lastPaint_.totalMs = double(clock.nsecsElapsed()) / 1e6;
+    emit painted();
+}
+
+void ImageView::paintView()
+{
     QPainter painter(this);
     painter.fillRect(rect(), QColor(58, 60, 64));
     if (renderer_) {
@@ -197,8 +208,11 @@ void ImageView::paintEvent(QPaintEvent*)
             const QSize size(std::max(1, int(std::lround(shown.width() * ratio))),
                              std::max(1, int(std::lround(shown.height() * ratio))));
             if (rendered_.size() != size || renderedSource_ != source || renderedSerial_ != rendererSerial_) {
+                QElapsedTimer clock;
+                clock.start();
                 rendered_ = QImage(size, QImage::Format_RGB32);
                 renderer_(source, rendered_);
+                lastPaint_.renderMs = double(clock.nsecsElapsed()) / 1e6;
                 rendered_.setDevicePixelRatio(ratio);
                 renderedSource_ = source;
                 renderedSerial_ = rendererSerial_;

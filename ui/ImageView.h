@@ -30,6 +30,13 @@ public:
     // What the view shows now, at its own size (the rendered part included).
     QImage grabShown();
     QSize imageSize() const { return imageSize_; }
+    // The last paint: milliseconds spent rendering the overlay (0 when the
+    // part shown was rendered before) and in the whole paint event.
+    struct PaintTimes {
+        double renderMs = 0;
+        double totalMs = 0;
+    };
+    const PaintTimes& lastPaint() const { return lastPaint_; }
 
     void setSeeds(const std::vector<Seed>& seeds);
     int selectedSeed() const { return selected_; }
@@ -63,6 +70,8 @@ signals:
     // The pixel under the cursor; inside is false when the cursor left the image.
     void hoverPixel(QPoint pixel, bool inside);
     void zoomChanged(double zoom);
+    // A paint event ended (lastPaint() says what it cost).
+    void painted();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -74,6 +83,7 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    void paintView();
     void zoomAround(double factor, const QPointF& anchor);
     void setScale(double scale, const QPointF& anchor);
     const QPixmap& level(int index);
@@ -90,6 +100,7 @@ private:
     QRectF renderedSource_;
     quint64 renderedSerial_ = 0;
     QSize imageSize_;
+    PaintTimes lastPaint_;
     double scale_ = 1.0;
     QPointF offset_;          // widget position of the image's top-left corner
     bool fitting_ = true;     // keep fitting on resize until the user zooms

@@ -156,7 +156,20 @@ void MainWindow::connectParts()
     // The window's own signals, for the command line and tests.
     connect(runs_, &RunController::devicesListed, this, &MainWindow::devicesListed);
     connect(runs_, &RunController::runStarted, this, &MainWindow::runStarted);
-    connect(runs_, &RunController::runFinished, this, &MainWindow::runFinished);
+    // A run has finished for the user when its overlay is drawn.
+    runs_->setDrawReports(true);
+    connect(view_, &ImageView::painted, this, [this] {
+        runs_->overlayDrawn(view_->lastPaint().renderMs, view_->lastPaint().totalMs - view_->lastPaint().renderMs,
+                            viewState_->takePictureMs());
+    });
+    connect(runs_, &RunController::resultChanged, this, [this] {
+        if (!view_->isVisible())
+            runs_->overlayDrawn(0, 0); // nothing will paint
+    });
+    connect(runs_, &RunController::editMeasured, this, [this](const rgx::ui::EditTimes& times) {
+        emit editMeasured(times);
+        emit runFinished(times.runId);
+    });
     connect(runs_, &RunController::runFailed, this, &MainWindow::runFailed);
     connect(runs_, &RunController::referenceReady, this, &MainWindow::referenceReady);
     connect(runs_, &RunController::raceCheckFinished, this, &MainWindow::raceCheckFinished);

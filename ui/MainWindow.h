@@ -114,7 +114,10 @@ public slots:
 signals:
     void devicesListed();
     void runStarted(quint64 id);
+    // A run's result is on screen (its overlay drawn).
     void runFinished(quint64 id);
+    // The same moment: where that edit's time went.
+    void editMeasured(const rgx::ui::EditTimes& times);
     void runFailed(const QString& message);
     void referenceReady();
     void noticeShown(const QString& text);

@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QSettings>
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
@@ -49,6 +50,10 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
 {
     autoRunTimer_.setSingleShot(true);
     connect(&autoRunTimer_, &QTimer::timeout, this, &RunController::runNow);
+    // A view that is hidden or covered may never paint: the edit ends anyway.
+    paintTimeout_.setSingleShot(true);
+    paintTimeout_.setInterval(1000);
+    connect(&paintTimeout_, &QTimer::timeout, this, [this] { finishEdit(0, 0); });
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
             autoRunTimer_.start(0);
@@ -225,6 +230,7 @@ void RunController::runNow()
     activeRunId_ = request.id;
     running_ = true;
     requestClock_.start();
+    requestNs_ = steadyNs();
     // A newer request supersedes the one in flight (EngineThread::submit).
     engine_.submit(request);
     log()->info(QStringLiteral("Run #%1: %2, %3 seeds, %4").arg(request.id).arg(runLabel(request)).arg(request.seeds.size())
@@ -246,6 +252,8 @@ void RunController::cancelRun()
 
 void RunController::reset()
 {
+    pendingEdit_.reset();
+    paintTimeout_.stop();
     if (running_)
         engine_.cancel();
     running_ = false;
@@ -289,6 +297,9 @@ void RunController::onRunFinished(const RunOutcome& outcome)
 {
     if (outcome.request.id != activeRunId_ || !running_)
         return; // superseded by a newer request, or the image changed
+    const qint64 receivedNs = steadyNs();
+    if (pendingEdit_)
+        finishEdit(0, 0); // the previous result was never drawn: a newer one replaces it
     running_ = false;
     result_ = outcome.result;
     resultRequest_ = outcome.request;
@@ -303,12 +314,68 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                            .arg(outcome.request.id)
                            .arg(result_->iterations));
     requestReferenceIfNeeded();
-    emit resultChanged(outcome); // drawn by the time this returns
-    // Request to overlay drawn: what an edit costs the user.
-    const double latencyMs = double(requestClock_.nsecsElapsed()) / 1e6;
-    emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
+    // Where the time went so far: the engine's own figure for the run and
+    // its read-back; the rest of the worker's call built the result.
+    EditTimes times;
+    times.runId = outcome.request.id;
+    const WorkerTimes& worker = outcome.times;
+    times.engineMs = std::min(result_->hostMilliseconds, double(worker.engineDoneNs - worker.startedNs) / 1e6);
+    times.resultMs = double(worker.sentNs - worker.startedNs) / 1e6 - times.engineMs;
+    times.queueMs = double(worker.startedNs - requestNs_ + receivedNs - worker.sentNs) / 1e6;
+    emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3")
                            .arg(outcome.request.id).arg(result_->iterations)
-                           .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(latencyMs * 1e6)));
+                           .arg(formatDuration(result_->hostMilliseconds * 1e6)));
+    pendingEdit_ = times;
+    pendingRequestNs_ = requestNs_;
+    pendingShownNs_ = steadyNs();
+    emit resultChanged(outcome); // the view has its new picture when this returns; it paints soon
+    if (pendingEdit_) {
+        pendingEdit_->showMs = double(steadyNs() - pendingShownNs_) / 1e6;
+        pendingShownNs_ = steadyNs();
+        if (drawReports_)
+            paintTimeout_.start();
+        else
+            finishEdit(0, 0);
+    }
+    emit stateChanged();
+    emit runFinished(outcome.request.id);
+    if (dragRunPending_) {
+        dragRunPending_ = false;
+        runNow();
+    }
+}
+
+void RunController::overlayDrawn(double overlayMs, double paintMs, double overlayBeforePaintMs)
+{
+    if (!pendingEdit_)
+        return;
+    // A picture drawn whole while the result was shown is the overlay's time, not the panels'.
+    pendingEdit_->showMs = std::max(0.0, pendingEdit_->showMs - overlayBeforePaintMs);
+    finishEdit(overlayMs + overlayBeforePaintMs, paintMs);
+}
+
+// An edit ends when its overlay is drawn: the status bar's latency, and
+// live segmentation following it unless the user chose.
+void RunController::finishEdit(double overlayMs, double paintMs)
+{
+    paintTimeout_.stop();
+    if (!pendingEdit_)
+        return;
+    EditTimes times = *pendingEdit_;
+    pendingEdit_.reset();
+    const qint64 nowNs = steadyNs();
+    times.overlayMs = overlayMs;
+    times.paintMs = paintMs;
+    times.totalMs = double(nowNs - pendingRequestNs_) / 1e6;
+    // Between the result shown and its paint, the GUI thread waited in its event queue.
+    times.paintWaitMs = std::max(0.0, double(nowNs - pendingShownNs_) / 1e6 - overlayMs - paintMs);
+    times.queueMs += times.paintWaitMs;
+    lastEdit_ = times;
+    if (result_ && times.runId == resultRequest_.id)
+        emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
+                               .arg(times.runId).arg(result_->iterations)
+                               .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(times.totalMs * 1e6)));
+    const double latencyMs = times.totalMs;
     ParametersPanel* parameters = panels_.parameters;
     if (!liveChoice_ && parameters->autoRun() != (latencyMs < liveLimitMs_)) {
         parameters->setAutoRun(latencyMs < liveLimitMs_);
@@ -318,12 +385,7 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                         : QStringLiteral("Live segmentation off: this image took %1 (Run > Live to choose)")
                               .arg(formatDuration(latencyMs * 1e6)));
     }
-    emit stateChanged();
-    emit runFinished(outcome.request.id);
-    if (dragRunPending_) {
-        dragRunPending_ = false;
-        runNow();
-    }
+    emit editMeasured(times);
 }
 
 void RunController::onRunFailed(const RunFailure& failure)

@@ -67,6 +67,14 @@ public:
     // drawn) takes less than this (default 100 ms); tests set it to show the
     // rule on machines of any speed.
     void setLiveLimitMs(double milliseconds) { liveLimitMs_ = milliseconds; }
+    // The window reports when a result's overlay is drawn (overlayDrawn), so
+    // that an edit ends there; without it an edit ends with its result.
+    void setDrawReports(bool on) { drawReports_ = on; }
+    // The overlay of the newest result was drawn: the view's render and
+    // paint took these, and the picture made when the result was shown.
+    void overlayDrawn(double overlayMs, double paintMs, double overlayBeforePaintMs = 0);
+    // Where the last edit's time went.
+    const EditTimes& lastEdit() const { return lastEdit_; }
 
 public slots:
     void runNow();
@@ -97,6 +105,9 @@ signals:
     // A running run's regions so far.
     void partialResult(rgx::GrowResultPtr partial);
     void runFinished(quint64 id);
+    // A run's result is on screen (or, without draw reports, in the panels):
+    // where the edit's time went.
+    void editMeasured(const rgx::ui::EditTimes& times);
     void runFailed(const QString& message);
     void referenceReady();
     void raceCheckFinished(const QString& report);
@@ -115,6 +126,7 @@ private:
     void onRaceCheckFinished(const RaceCheckOutcome& outcome);
     void onLabFinished(const LabOutcome& outcome);
     void logResult(const RunOutcome& outcome);
+    void finishEdit(double overlayMs, double paintMs);
     void requestReferenceIfNeeded();
     QString runLabel(const RunRequest& request) const;
     QString cliPath() const;
@@ -142,6 +154,14 @@ private:
     bool dragRunPending_ = false;
     bool dragRan_ = false;
     QElapsedTimer requestClock_;
+    qint64 requestNs_ = 0;
+    // The edit whose result is shown but not yet drawn, and the limit on waiting for its paint.
+    std::optional<EditTimes> pendingEdit_;
+    qint64 pendingRequestNs_ = 0;
+    qint64 pendingShownNs_ = 0;
+    QTimer paintTimeout_;
+    bool drawReports_ = false;
+    EditTimes lastEdit_;
     // Live runs: a seed edit runs at once (the timer coalesces the edits of
     // one event), a parameter edit after a short pause for typing.
     QTimer autoRunTimer_;

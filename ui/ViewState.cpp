@@ -8,6 +8,7 @@
 #include "ImageView.h"
 #include "Notices.h"
 #include "PlaybackPanel.h"
+#include <QElapsedTimer>
 #include <algorithm>
 
 namespace rgx::ui {
@@ -180,6 +181,13 @@ ViewState::Frame ViewState::frameLayers(uint32_t frame) const
 
 QImage ViewState::framePicture(uint32_t frame)
 {
+    QElapsedTimer clock;
+    clock.start();
+    struct Count {
+        QElapsedTimer& clock;
+        double& total;
+        ~Count() { total += double(clock.nsecsElapsed()) / 1e6; }
+    } count{clock, pictureMs_};
     const Frame shown = frameLayers(frame);
     const QImage& base = shown.layers.baseDivisor > 1 ? document_->image() : baseImage();
     QImage picture(base.size(), QImage::Format_RGB32);

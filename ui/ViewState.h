@@ -12,6 +12,7 @@
 #include <QPixmap>
 #include <QPoint>
 #include <memory>
+#include <utility>
 
 namespace rgx::ui {
 
@@ -35,6 +36,8 @@ public:
     int partialPictures() const { return partialPictures_; }
     // The frame playback shows.
     uint32_t frame() const;
+    // Milliseconds spent drawing whole pictures since the last call.
+    double takePictureMs() { return std::exchange(pictureMs_, 0.0); }
 
 public slots:
     // The corruption view: the regions over the darkened image, pixels that
@@ -91,6 +94,7 @@ private:
     QImage filteredImage_;     // the prefilter's output of result_, grey, built when first shown
     QPixmap currentPicture_;
     int partialPictures_ = 0;  // drawn while runs were still going
+    double pictureMs_ = 0;
 };
 
 } // namespace rgx::ui

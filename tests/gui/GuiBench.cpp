@@ -1,9 +1,14 @@
 // rgx_gui_bench: the explorer measured as a user feels it, offscreen (not a
 // CTest test: figures, not assertions; docs/PERFORMANCE.md records them).
 //   - playback of an 8192 x 8192 run: frames drawn per second;
-//   - a seed dragged in live mode on a 1024 x 1024 image: request to overlay;
+//   - a seed dragged in live mode: request to overlay, and per edit where
+//     the time went (engine, result built on the host, event queues, the
+//     panels, overlay render, paint), summed up in one line per drag
+//     (`edit breakdown (median ms): ...`, DESIGN.md's contract);
+//   - clicks on the coins sample with its 25 seeds, competitive;
 //   - the process's peak memory with the 8192 x 8192 image and its run.
-// Usage: rgx_gui_bench [--size 8192] [--drag-size 1024] [--device D] [--variant V]
+// Usage: rgx_gui_bench [--size 8192 (0: no playback)] [--drag-size 1024]
+//        [--drag-variant V] [--drag-range R] [--drag-seeds K] [--device D] [--variant V]
 #include "MainWindow.h"
 #include "ImageView.h"
 #include "ParametersPanel.h"
@@ -18,11 +23,13 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <cstdio>
 #include <sys/resource.h>
 
@@ -61,6 +68,50 @@ double peakMegabytes()
     return double(usage.ru_maxrss) / 1024.0; // kilobytes on Linux
 }
 
+// K seeds on a grid over the image (the first one in the middle, dragged),
+// in range mode +-range.
+QString dragSeeds(int size, int range, int count)
+{
+    QString text = QStringLiteral("# parameters: --mode range --lower %1 --upper %1\n%2 %2\n").arg(range).arg(size / 2);
+    const int side = int(std::ceil(std::sqrt(double(std::max(1, count - 1)))));
+    for (int k = 1; k < count; ++k) {
+        const int x = (k - 1) % side, y = (k - 1) / side;
+        text += QStringLiteral("%1 %2\n").arg((2 * x + 1) * size / (2 * side)).arg((2 * y + 1) * size / (2 * side) + 3);
+    }
+    return text;
+}
+
+// Medians of the edits' parts, and the line outside checks read.
+void printBreakdown(const std::vector<EditTimes>& edits)
+{
+    if (edits.empty()) {
+        std::printf("edit breakdown: no edit measured\n");
+        return;
+    }
+    const auto median = [&](auto part) {
+        std::vector<double> values;
+        for (const EditTimes& edit : edits)
+            values.push_back(part(edit));
+        return bench::spreadOf(values).median;
+    };
+    std::printf("edit breakdown (median ms): engine %.2f, result %.2f, overlay %.2f, paint %.2f, outside the engine %.2f\n",
+                median([](const EditTimes& e) { return e.engineMs; }), median([](const EditTimes& e) { return e.resultMs; }),
+                median([](const EditTimes& e) { return e.overlayMs; }), median([](const EditTimes& e) { return e.paintMs; }),
+                median([](const EditTimes& e) { return e.outsideEngineMs(); }));
+    std::printf("  also (median ms): Qt's event queues %.2f (of which waiting for the paint %.2f), panels and tables %.2f, "
+                "request to overlay drawn %.2f\n",
+                median([](const EditTimes& e) { return e.queueMs; }), median([](const EditTimes& e) { return e.paintWaitMs; }),
+                median([](const EditTimes& e) { return e.showMs; }),
+                median([](const EditTimes& e) { return e.totalMs; }));
+}
+
+void printEdit(const EditTimes& e)
+{
+    std::printf("  edit #%llu: engine %.2f, result %.2f, queues %.2f, panels %.2f, overlay %.2f, paint %.2f; total %.2f ms\n",
+                static_cast<unsigned long long>(e.runId), e.engineMs, e.resultMs, e.queueMs, e.showMs, e.overlayMs,
+                e.paintMs, e.totalMs);
+}
+
 bool runAndWait(MainWindow& window)
 {
     bool done = false, failed = false;
@@ -73,58 +124,30 @@ bool runAndWait(MainWindow& window)
     return ended && done && !failed;
 }
 
-} // namespace
 
-int main(int argc, char** argv)
+// 1. The large image: one seed in competitive mode grows the whole image;
+// its frames played back, fitted and at 1:1.
+bool benchPlayback(MainWindow& window, const QString& folder, int size, const QString& variant)
 {
-    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("RGX-bench"));
-    QCommandLineParser parser;
-    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Playback image side."), QStringLiteral("N"), QStringLiteral("8192"));
-    const QCommandLineOption dragOption(QStringLiteral("drag-size"), QStringLiteral("Drag image side."), QStringLiteral("N"), QStringLiteral("1024"));
-    const QCommandLineOption deviceOption(QStringLiteral("device"), QStringLiteral("Device."), QStringLiteral("D"), QString());
-    const QCommandLineOption variantOption(QStringLiteral("variant"), QStringLiteral("Variant of the large run."), QStringLiteral("V"),
-                                           QStringLiteral("fusion=tiles"));
-    parser.addOptions({sizeOption, dragOption, deviceOption, variantOption});
-    parser.addHelpOption();
-    parser.process(app);
-    const int size = parser.value(sizeOption).toInt();
-    const int dragSize = parser.value(dragOption).toInt();
-    QTemporaryDir folder;
-
-    MainWindowOptions options;
-    options.restoreSettings = false;
-    options.preferredDevice = parser.value(deviceOption);
-    MainWindow window(options);
-    window.resize(1500, 950);
-    window.show();
-    if (!QTest::qWaitFor([&] { return window.devicesReady(); }, 60000)) {
-        std::fprintf(stderr, "rgx_gui_bench: no device list\n");
-        return 3;
-    }
-
-    // 1. The large image: one seed in competitive mode grows the whole image.
     QElapsedTimer clock;
     clock.start();
-    const QString large = writeNoise(folder.path(), size);
+    const QString large = writeNoise(folder, size);
     std::printf("wrote a %dx%d 8-bit image in %.0f ms\n", size, size, double(clock.elapsed()));
     clock.restart();
     if (!window.openImage(large))
-        return 3;
+        return false;
     std::printf("opened it in %.0f ms\n", double(clock.elapsed()));
-    window.devicePanel()->setVariant(parseVariant(parser.value(variantOption).toStdString()));
-    window.importSeeds(writeSeeds(folder.path(), QStringLiteral("%1 %2\n").arg(size / 2).arg(size / 2)));
+    window.devicePanel()->setVariant(parseVariant(variant.toStdString()));
+    window.importSeeds(writeSeeds(folder, QStringLiteral("%1 %2\n").arg(size / 2).arg(size / 2)));
     window.findChild<QAction*>(QStringLiteral("autoRunAction"))->setChecked(false);
     clock.restart();
     if (!runAndWait(window)) {
         std::fprintf(stderr, "rgx_gui_bench: the %d x %d run failed: %s\n", size, size, qPrintable(window.lastNotice()));
-        return 3;
+        return false;
     }
     const uint32_t frames = window.result()->iterations;
     std::printf("ran it (%s) in %.0f ms: %u iterations, %d pictures of the regions drawn while it ran\n",
-                parser.value(variantOption).toUtf8().constData(), double(clock.elapsed()), frames,
-                window.partialPictures());
+                variant.toUtf8().constData(), double(clock.elapsed()), frames, window.partialPictures());
     // Playback: every frame stepped to and painted, as the play button does.
     PlaybackPanel* playback = window.playbackPanel();
     ImageView* view = window.imageView();
@@ -151,14 +174,66 @@ int main(int argc, char** argv)
     std::printf("playback at 1:1: %.2f ms per frame median (%.2f..%.2f) = %.1f frames per second\n", closeMs.median,
                 closeMs.min, closeMs.max, 1000.0 / closeMs.median);
     std::printf("peak memory with the %dx%d image and its run: %.0f MB\n", size, size, peakMegabytes());
+    return true;
+}
 
-    // 2. A seed dragged in live mode on a smaller image, on the chosen device.
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("RGX-bench"));
+    QCommandLineParser parser;
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Playback image side."), QStringLiteral("N"), QStringLiteral("8192"));
+    const QCommandLineOption dragOption(QStringLiteral("drag-size"), QStringLiteral("Drag image side."), QStringLiteral("N"), QStringLiteral("1024"));
+    const QCommandLineOption deviceOption(QStringLiteral("device"), QStringLiteral("Device."), QStringLiteral("D"), QString());
+    const QCommandLineOption variantOption(QStringLiteral("variant"), QStringLiteral("Variant of the large run."), QStringLiteral("V"),
+                                           QStringLiteral("fusion=tiles"));
+    const QCommandLineOption dragVariantOption(QStringLiteral("drag-variant"),
+                                               QStringLiteral("Variant of the drag (default: the explorer's own choice)."),
+                                               QStringLiteral("V"), QString());
+    const QCommandLineOption dragRangeOption(QStringLiteral("drag-range"), QStringLiteral("Range mode +-R of the drag."),
+                                             QStringLiteral("R"), QStringLiteral("30"));
+    const QCommandLineOption dragSeedsOption(QStringLiteral("drag-seeds"), QStringLiteral("Seeds in the dragged image."),
+                                             QStringLiteral("K"), QStringLiteral("1"));
+    const QCommandLineOption coinsOption(QStringLiteral("coins"), QStringLiteral("The coins sample (clicks with 25 seeds)."),
+                                         QStringLiteral("FILE"), QString());
+    parser.addOptions({sizeOption, dragOption, deviceOption, variantOption, dragVariantOption, dragRangeOption,
+                       dragSeedsOption, coinsOption});
+    parser.addHelpOption();
+    parser.process(app);
+    const int size = parser.value(sizeOption).toInt();
+    const int dragSize = parser.value(dragOption).toInt();
+    QTemporaryDir folder;
+
+    MainWindowOptions options;
+    options.restoreSettings = false;
+    options.preferredDevice = parser.value(deviceOption);
+    MainWindow window(options);
+    window.resize(1500, 950);
+    window.show();
+    if (!QTest::qWaitFor([&] { return window.devicesReady(); }, 60000)) {
+        std::fprintf(stderr, "rgx_gui_bench: no device list\n");
+        return 3;
+    }
+
+    std::vector<EditTimes> edits;
+    QObject::connect(&window, &MainWindow::editMeasured, [&](const EditTimes& times) { edits.push_back(times); });
+    if (size > 0 && !benchPlayback(window, folder.path(), size, parser.value(variantOption)))
+        return 3;
+
+    // 2. A seed dragged in live mode, on the chosen device: request to overlay drawn, and where it went.
+    ImageView* view = window.imageView();
     const QString small = writeNoise(folder.path(), dragSize);
     if (!window.openImage(small))
         return 3;
-    window.devicePanel()->setVariant(GrowVariant{});
-    window.importSeeds(writeSeeds(folder.path(), QStringLiteral("# parameters: --mode range --lower 30 --upper 30\n%1 %2\n")
-                                                     .arg(dragSize / 2).arg(dragSize / 2)));
+    const QString dragVariant = parser.value(dragVariantOption);
+    if (!dragVariant.isEmpty() && !window.setVariantText(dragVariant))
+        return 3;
+    const int range = parser.value(dragRangeOption).toInt();
+    const int seedCount = std::max(1, parser.value(dragSeedsOption).toInt());
+    window.importSeeds(writeSeeds(folder.path(), dragSeeds(dragSize, range, seedCount)));
     // Live chosen by hand, as a user would: it stays on whatever a run costs.
     QAction* live = window.findChild<QAction*>(QStringLiteral("autoRunAction"));
     if (!live->isChecked())
@@ -166,17 +241,8 @@ int main(int argc, char** argv)
     if (!runAndWait(window))
         return 3;
     view->zoomToFit();
-    auto* status = window.findChild<QLabel*>(QStringLiteral("runStatus"));
-    std::vector<double> latencyMs;
-    QObject::connect(&window, &MainWindow::runFinished, [&] {
-        const QRegularExpressionMatch match =
-            QRegularExpression(QStringLiteral("request to overlay ([0-9.]+) (ms|us|s)")).match(status->text());
-        if (match.hasMatch()) {
-            const double value = match.captured(1).toDouble();
-            latencyMs.push_back(match.captured(2) == QStringLiteral("s") ? value * 1000
-                                : match.captured(2) == QStringLiteral("us") ? value / 1000 : value);
-        }
-    });
+    QTest::qWait(200);
+    edits.clear();
     const QPointF start = view->pixelCentre(dragSize / 2, dragSize / 2);
     QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, start.toPoint());
     for (int i = 1; i <= 40; ++i) {
@@ -188,9 +254,48 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "rgx_gui_bench: the last drag run did not end within 60 s\n");
         return 3;
     }
+    QTest::qWait(100);
+    for (const EditTimes& edit : edits)
+        printEdit(edit);
+    std::vector<double> latencyMs;
+    for (const EditTimes& edit : edits)
+        latencyMs.push_back(edit.totalMs);
     const bench::Spread dragMs = bench::spreadOf(latencyMs);
-    std::printf("drag on %dx%d (range 30, default variant): %zu runs while moving, request to overlay %.1f ms median (%.1f..%.1f)\n",
-                dragSize, dragSize, latencyMs.size(), dragMs.median, dragMs.min, dragMs.max);
+    const bool liveStayedOn = live->isChecked();
+    std::printf("drag on %dx%d (range +-%d, %d seed(s), %s, view %dx%d): %zu runs while moving, request to overlay "
+                "%.1f ms median (%.1f..%.1f); live %s\n",
+                dragSize, dragSize, range, seedCount,
+                window.devicePanel()->variant().text().c_str(), view->width(), view->height(), latencyMs.size(),
+                dragMs.median, dragMs.min, dragMs.max, liveStayedOn ? "on" : "OFF");
+    printBreakdown(edits);
+
+    // 3. Clicks on the coins sample: 25 seeds, competitive; each click adds a seed, undo takes it away.
+    const QString coins = parser.value(coinsOption);
+    if (!coins.isEmpty() && window.openImage(coins)) {
+        window.importSeeds(QFileInfo(coins).path() + QStringLiteral("/coins.seeds"));
+        PipelineParams params = window.parametersPanel()->params();
+        params.grow.mode = Mode::Competitive;
+        window.parametersPanel()->setParams(params);
+        if (!live->isChecked())
+            live->trigger();
+        if (!runAndWait(window))
+            return 3;
+        view->zoomToFit();
+        QTest::qWait(200);
+        edits.clear();
+        for (int i = 0; i < 10; ++i) {
+            const size_t before = edits.size();
+            QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, view->pixelCentre(40 + 3 * i, 150).toPoint());
+            if (!QTest::qWaitFor([&] { return edits.size() > before && !window.isRunning(); }, 30000))
+                return 3;
+            window.undoStack()->undo();
+            if (!QTest::qWaitFor([&] { return edits.size() > before + 1 && !window.isRunning(); }, 30000))
+                return 3;
+        }
+        std::printf("coins sample, %zu seeds, competitive, %s: %zu clicks and undos\n", window.seeds().size(),
+                    window.devicePanel()->variant().text().c_str(), edits.size());
+        printBreakdown(edits);
+    }
     std::printf("peak memory over the whole bench: %.0f MB\n", peakMegabytes());
     return 0;
 }
