@@ -269,7 +269,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
         grown.kernels.insert(grown.kernels.end(), density->kernels().begin(), density->kernels().end());
     }
     if (params.prefilter.kind != PrefilterSpec::Kind::None)
-        result.filteredLuma = *filtered_;
+        result.filteredLuma = filtered_;
     result.kernels = std::move(grown.kernels);
     result.timings = grown.timings.records();
     result.hostMilliseconds = millisecondsSince(grown.start);

@@ -43,7 +43,8 @@ GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<See
                                params.postfilter.window, params.postfilter.minimum);
         recountRegions(result, luma);
     }
-    result.filteredLuma = std::move(filtered);
+    if (!filtered.empty())
+        result.filteredLuma = std::make_shared<const std::vector<uint16_t>>(std::move(filtered));
     result.hostMilliseconds = millisecondsSince(start);
     return std::make_shared<const GrowResult>(std::move(result));
 }

@@ -33,30 +33,6 @@ struct KernelReport {
     int spillLoads = -1;
 };
 
-struct GrowResult {
-    int width = 0;
-    int height = 0;
-    std::vector<uint16_t> labels;  // 0 = unclassified, 1..K region
-    std::vector<uint32_t> stamps;  // iteration of classification, 0xFFFFFFFF never
-    std::vector<RegionStats> regions; // index k-1 for region k
-    uint32_t iterations = 0;       // largest stamp other than 0xFFFFFFFF
-    bool stoppedAtCap = false;
-
-    // Filled by the pipeline (empty for a bare region-growing call).
-    std::vector<uint16_t> filteredLuma;      // prefilter output (empty: no prefilter)
-    std::vector<uint16_t> labelsBeforePostfilter;   // empty: no postfilter
-    std::vector<uint32_t> stampsBeforePostfilter;
-
-    std::string device;            // device name, or "CPU reference"
-    std::string variant;           // variant text, or "reference"
-    std::vector<TimingRecord> timings;
-    std::vector<KernelReport> kernels;
-    double hostMilliseconds = 0;   // upload to result, measured on the host
-    std::string note;              // how the run deviated from its variant (e.g. a fallback), or empty
-};
-
-using GrowResultPtr = std::shared_ptr<const GrowResult>;
-
 // The label and stamp maps of a run where it classified anything: the box
 // x0, y0, boxWidth x boxHeight around the classified pixels, row by row, in
 // the narrowest types that hold the values (labels in 1 byte for at most 255
@@ -93,6 +69,46 @@ private:
     int64_t sampleAt(int x, int y) const;
 };
 
+struct GrowResult {
+    int width = 0;
+    int height = 0;
+    // The maps, full (labels and stamps, one per pixel) or, for a click of a
+    // resident session that the explorer shows, as the box maps alone (then
+    // labels and stamps are empty): mapsView() reads either, withFullMaps()
+    // makes the full ones where a consumer needs them (exports, comparisons).
+    std::vector<uint16_t> labels;  // 0 = unclassified, 1..K region
+    std::vector<uint32_t> stamps;  // iteration of classification, 0xFFFFFFFF never
+    BoxMaps box;                   // the maps where labels and stamps are empty
+    std::vector<RegionStats> regions; // index k-1 for region k
+    uint32_t iterations = 0;       // largest stamp other than 0xFFFFFFFF
+    bool stoppedAtCap = false;
+
+    // Filled by the pipeline (empty for a bare region-growing call).
+    // The prefilter's output (null: no prefilter), shared with the session that made it.
+    std::shared_ptr<const std::vector<uint16_t>> filteredLuma;
+    std::vector<uint16_t> labelsBeforePostfilter;   // empty: no postfilter
+    std::vector<uint32_t> stampsBeforePostfilter;
+
+    std::string device;            // device name, or "CPU reference"
+    std::string variant;           // variant text, or "reference"
+    std::vector<TimingRecord> timings;
+    std::vector<KernelReport> kernels;
+    double hostMilliseconds = 0;   // upload to result, measured on the host
+    std::string note;              // how the run deviated from its variant (e.g. a fallback), or empty
+
+    // True where labels and stamps hold every pixel (always, but for box results).
+    bool hasFullMaps() const { return labels.size() == size_t(width) * size_t(height) && !labels.empty(); }
+};
+
+using GrowResultPtr = std::shared_ptr<const GrowResult>;
+
+// The maps of `result` as box maps, whichever way it holds them: its box, or
+// the whole image over its full maps. The caller keeps `result` alive.
+BoxMaps mapsView(const GrowResult& result);
+// `result` itself where it has full maps, else a copy with them (the one
+// place where a box result grows to the image's size).
+GrowResultPtr withFullMaps(const GrowResultPtr& result);
+
 // What a click of a resident session returns (engine/DeviceSession.h): the
 // region-growing result with its maps as a BoxMaps, without a postfilter.
 struct ClickResult {
@@ -110,6 +126,8 @@ struct ClickResult {
 
     // The same result with full maps.
     GrowResult toGrowResult() const;
+    // The same result with the box maps as they are (nothing of image size made).
+    GrowResult toBoxResult() const;
 };
 
 using ClickResultPtr = std::shared_ptr<const ClickResult>;

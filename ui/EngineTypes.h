@@ -43,6 +43,9 @@ struct RunOutcome {
     GrowResultPtr result;
     GrowResultPtr reference;
     std::shared_ptr<const ResultDiff> diff;
+    // Pixels of each label, counted on the maps where the regions' own counts
+    // may be wrong (a wrong-on-purpose variant); empty otherwise.
+    std::vector<uint64_t> labelCounts;
     WorkerTimes times;
 };
 
@@ -53,11 +56,13 @@ struct EditTimes {
     double engineMs = 0;   // the device session's call: the run and its read-back
     double resultMs = 0;   // the result built on the host (worker thread, after the engine)
     double queueMs = 0;    // waiting in Qt's event queues: to the worker, and back
+    double toWorkerMs = 0;  // from the request to the worker taking it up (part of the queues)
     double paintWaitMs = 0; // from the result shown to its paint event (part of the queues)
     double showMs = 0;     // the GUI thread's handling of the result before the paint (panels, tables)
     double overlayMs = 0;  // the overlay rendered for the view
     double paintMs = 0;    // the rest of the view's paint
     double totalMs = 0;    // request to overlay drawn
+    double afterOverlayMs = 0; // the GUI thread's work after it: timing charts, log
     double outsideEngineMs() const { return totalMs - engineMs; }
 };
 

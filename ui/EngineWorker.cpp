@@ -29,6 +29,21 @@ std::string referenceKey(const RunRequest& request)
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
+// Pixels of each label 0..K (labels past K are not counted), over the box of
+// the classified pixels.
+std::vector<uint64_t> countLabels(const GrowResult& result)
+{
+    std::vector<uint64_t> counts(result.regions.size() + 1, 0);
+    const BoxMaps maps = mapsView(result);
+    for (int y = maps.y0; y < maps.y0 + maps.boxHeight * maps.step; y += maps.step)
+        for (int x = maps.x0; x < maps.x0 + maps.boxWidth * maps.step; x += maps.step) {
+            const uint16_t label = maps.label(x, y);
+            if (label < counts.size())
+                ++counts[label];
+        }
+    return counts;
+}
+
 } // namespace
 
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {}
@@ -126,28 +141,16 @@ namespace {
 constexpr qint64 partialPictureMs = 250;
 constexpr uint64_t partialPictureLimit = uint64_t(2048) * 2048; // a preview: more than a screen shows
 
-// The maps so far as a result of their own: the image's size, or every
-// step-th pixel of every step-th row (a result step times smaller each way).
-GrowResultPtr partialPicture(const BoxMaps& maps, int step, uint32_t iteration)
+// The maps so far as a result of their own, in box form as the engine
+// packed them (every step-th pixel of every step-th row of a large image):
+// nothing of the image's size is made for them.
+GrowResultPtr partialPicture(const BoxMaps& maps, uint32_t iteration, size_t regionCount)
 {
     auto partial = std::make_shared<GrowResult>();
-    if (step == 1) {
-        partial->width = maps.width;
-        partial->height = maps.height;
-        maps.widen(partial->labels, partial->stamps);
-    } else {
-        // The engine sampled every step-th pixel: one result pixel each.
-        partial->width = (maps.width + step - 1) / step;
-        partial->height = (maps.height + step - 1) / step;
-        partial->labels.assign(size_t(partial->width) * size_t(partial->height), 0);
-        partial->stamps.assign(partial->labels.size(), unclassifiedStamp);
-        for (int y = maps.y0 / step; y < partial->height && y * step < maps.y0 + maps.boxHeight * step; ++y)
-            for (int x = maps.x0 / step; x < partial->width && x * step < maps.x0 + maps.boxWidth * step; ++x) {
-                const size_t i = size_t(y) * size_t(partial->width) + size_t(x);
-                partial->labels[i] = maps.label(x * step, y * step);
-                partial->stamps[i] = maps.stamp(x * step, y * step);
-            }
-    }
+    partial->width = maps.width;
+    partial->height = maps.height;
+    partial->box = maps;
+    partial->regions.resize(regionCount);
     partial->iterations = iteration;
     return partial;
 }
@@ -178,8 +181,8 @@ public:
             ++step;
         control_.partialStep = step;
         control_.partialWanted = [this] { return sincePartial_.elapsed() >= partialPictureMs; };
-        control_.partial = [this, &worker, step](const BoxMaps& maps, uint32_t iteration) {
-            emit worker.runPartial(id_, partialPicture(maps, step, iteration));
+        control_.partial = [this, &worker, regionCount = request.seeds.size()](const BoxMaps& maps, uint32_t iteration) {
+            emit worker.runPartial(id_, partialPicture(maps, iteration, regionCount));
             sincePartial_.restart();
         };
     }
@@ -224,12 +227,24 @@ void EngineWorker::run(const RunRequest& request)
         DeviceSession& session = sessionFor(request.deviceId, request.image);
         const LiveFeedback feedback(*this, request, cancel_);
         outcome.request = request;
-        outcome.result = session.run(request.seeds, request.params, request.variant, feedback.control());
-        outcome.times.engineDoneNs = steadyNs();
+        if (request.params.postfilter.enabled) {
+            // The postfilter works on the full maps.
+            outcome.result = session.run(request.seeds, request.params, request.variant, feedback.control());
+            outcome.times.engineDoneNs = steadyNs();
+        } else {
+            // The box of the classified pixels, as the device packed it: what
+            // the view draws from, whatever the image's size.
+            const ClickResultPtr click = session.click(request.seeds, request.params, request.variant, feedback.control());
+            outcome.times.engineDoneNs = steadyNs();
+            outcome.result = std::make_shared<const GrowResult>(click->toBoxResult());
+        }
+        if (request.variant.wrongOnPurpose())
+            outcome.labelCounts = countLabels(*outcome.result);
         if (request.withReference && !cancel_.load()) {
+            // The comparison needs every pixel: the one place an edit makes full maps.
             outcome.reference = referenceFor(request);
             outcome.diff = std::make_shared<const ResultDiff>(
-                compareResults(*outcome.reference, *outcome.result));
+                compareResults(*outcome.reference, *withFullMaps(outcome.result)));
         }
         outcome.times.sentNs = steadyNs();
         emit runFinished(outcome);
@@ -260,7 +275,7 @@ void EngineWorker::computeReference(const RunRequest& request, GrowResultPtr aga
 {
     try {
         GrowResultPtr reference = referenceFor(request);
-        auto diff = std::make_shared<const ResultDiff>(compareResults(*reference, *against));
+        auto diff = std::make_shared<const ResultDiff>(compareResults(*reference, *withFullMaps(against)));
         emit referenceReady(request.id, reference, diff);
     } catch (const std::exception& error) {
         RunFailure failure;

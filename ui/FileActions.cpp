@@ -122,6 +122,8 @@ void FileActions::closeImage()
     // The image goes first, so that nothing drawn or run from here on uses it.
     document_->clear();
     result_.reset();
+    fullResult_.reset();
+    fullOf_.reset();
     emit imageClosed();
 }
 
@@ -286,12 +288,23 @@ bool FileActions::hasResultToExport()
     return false;
 }
 
+// The shown result with full maps, made once for all its exports (the
+// explorer's results hold the box of the classified pixels only).
+GrowResultPtr FileActions::fullResult()
+{
+    if (!fullResult_ || fullOf_ != result_) {
+        fullResult_ = withFullMaps(result_);
+        fullOf_ = result_;
+    }
+    return fullResult_;
+}
+
 bool FileActions::exportLabels(const QString& path)
 {
     if (!hasResultToExport())
         return false;
     try {
-        writeLabels(path, *result_);
+        writeLabels(path, *fullResult());
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export label mask"), QString::fromUtf8(error.what()));
         return false;
@@ -305,7 +318,7 @@ bool FileActions::exportStamps(const QString& path)
     if (!hasResultToExport())
         return false;
     try {
-        writeStampsNpy(path, *result_);
+        writeStampsNpy(path, *fullResult());
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export stamps"), QString::fromUtf8(error.what()));
         return false;

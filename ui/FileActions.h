@@ -94,7 +94,11 @@ private:
     Notices* notices_;
     QWidget* window_;
     QString sessionPath_;
+    GrowResultPtr fullResult();
+
     GrowResultPtr result_;
+    GrowResultPtr fullResult_; // result_ with full maps, once an export needed them
+    GrowResultPtr fullOf_;
 };
 
 } // namespace rgx::ui

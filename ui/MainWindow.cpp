@@ -139,7 +139,7 @@ void MainWindow::connectParts()
     // Runs: their results are shown, exported and listed in the seed table.
     connect(runs_, &RunController::resultChanged, viewState_, &ViewState::showResult);
     connect(runs_, &RunController::resultChanged, this, [this](const rgx::ui::RunOutcome& outcome) {
-        seedModel_->setResult(outcome.result, outcome.request.seeds);
+        seedModel_->setResult(outcome.result, outcome.request.seeds, outcome.labelCounts);
         files_->setResult(outcome.result);
     });
     connect(runs_, &RunController::referenceChanged, viewState_, &ViewState::showReference);
@@ -156,20 +156,20 @@ void MainWindow::connectParts()
     // The window's own signals, for the command line and tests.
     connect(runs_, &RunController::devicesListed, this, &MainWindow::devicesListed);
     connect(runs_, &RunController::runStarted, this, &MainWindow::runStarted);
-    // A run has finished for the user when its overlay is drawn.
+    // An edit ends when its overlay is drawn (the status bar's latency).
     runs_->setDrawReports(true);
     connect(view_, &ImageView::painted, this, [this] {
-        runs_->overlayDrawn(view_->lastPaint().renderMs, view_->lastPaint().totalMs - view_->lastPaint().renderMs,
-                            viewState_->takePictureMs());
+        runs_->overlayDrawn(view_->lastPaint().renderMs, view_->lastPaint().totalMs - view_->lastPaint().renderMs);
     });
     connect(runs_, &RunController::resultChanged, this, [this] {
-        if (!view_->isVisible())
+        // A new result is painted at once rather than at the next display
+        // frame: live segmentation answers an edit as soon as it can.
+        if (view_->isVisible())
+            view_->repaint();
+        else
             runs_->overlayDrawn(0, 0); // nothing will paint
     });
-    connect(runs_, &RunController::editMeasured, this, [this](const rgx::ui::EditTimes& times) {
-        emit editMeasured(times);
-        emit runFinished(times.runId);
-    });
+    connect(runs_, &RunController::runFinished, this, &MainWindow::runFinished);
     connect(runs_, &RunController::runFailed, this, &MainWindow::runFailed);
     connect(runs_, &RunController::referenceReady, this, &MainWindow::referenceReady);
     connect(runs_, &RunController::raceCheckFinished, this, &MainWindow::raceCheckFinished);

@@ -114,10 +114,8 @@ public slots:
 signals:
     void devicesListed();
     void runStarted(quint64 id);
-    // A run's result is on screen (its overlay drawn).
+    // A run's result is in the window (runs()->lastEdit(): where the edit's time went).
     void runFinished(quint64 id);
-    // The same moment: where that edit's time went.
-    void editMeasured(const rgx::ui::EditTimes& times);
     void runFailed(const QString& message);
     void referenceReady();
     void noticeShown(const QString& text);

@@ -306,6 +306,32 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     reference_ = outcome.reference;
     diff_ = outcome.diff;
     referencePending_ = false;
+    // Where the time went so far: the engine's own figure for the run and
+    // its read-back; the rest of the worker's call built the result.
+    EditTimes times;
+    times.runId = outcome.request.id;
+    const WorkerTimes& worker = outcome.times;
+    times.engineMs = std::min(result_->hostMilliseconds, double(worker.engineDoneNs - worker.startedNs) / 1e6);
+    times.resultMs = double(worker.sentNs - worker.startedNs) / 1e6 - times.engineMs;
+    times.toWorkerMs = double(worker.startedNs - requestNs_) / 1e6;
+    times.queueMs = times.toWorkerMs + double(receivedNs - worker.sentNs) / 1e6;
+    emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3")
+                           .arg(outcome.request.id).arg(result_->iterations)
+                           .arg(formatDuration(result_->hostMilliseconds * 1e6)));
+    pendingEdit_ = times;
+    pendingRequestNs_ = requestNs_;
+    pendingReceivedNs_ = receivedNs;
+    pendingShownNs_ = 0;
+    emit resultChanged(outcome); // the window paints the new overlay at once
+    if (pendingEdit_) {
+        pendingShownNs_ = steadyNs();
+        if (drawReports_)
+            paintTimeout_.start();
+        else
+            finishEdit(0, 0);
+    }
+    // What is not the overlay comes after it: the timing charts, the log, notices.
+    const qint64 panelsNs = steadyNs();
     panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
     logResult(outcome);
     if (result_->stoppedAtCap)
@@ -314,29 +340,8 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                            .arg(outcome.request.id)
                            .arg(result_->iterations));
     requestReferenceIfNeeded();
-    // Where the time went so far: the engine's own figure for the run and
-    // its read-back; the rest of the worker's call built the result.
-    EditTimes times;
-    times.runId = outcome.request.id;
-    const WorkerTimes& worker = outcome.times;
-    times.engineMs = std::min(result_->hostMilliseconds, double(worker.engineDoneNs - worker.startedNs) / 1e6);
-    times.resultMs = double(worker.sentNs - worker.startedNs) / 1e6 - times.engineMs;
-    times.queueMs = double(worker.startedNs - requestNs_ + receivedNs - worker.sentNs) / 1e6;
-    emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3")
-                           .arg(outcome.request.id).arg(result_->iterations)
-                           .arg(formatDuration(result_->hostMilliseconds * 1e6)));
-    pendingEdit_ = times;
-    pendingRequestNs_ = requestNs_;
-    pendingShownNs_ = steadyNs();
-    emit resultChanged(outcome); // the view has its new picture when this returns; it paints soon
-    if (pendingEdit_) {
-        pendingEdit_->showMs = double(steadyNs() - pendingShownNs_) / 1e6;
-        pendingShownNs_ = steadyNs();
-        if (drawReports_)
-            paintTimeout_.start();
-        else
-            finishEdit(0, 0);
-    }
+    if (lastEdit_.runId == outcome.request.id)
+        lastEdit_.afterOverlayMs = double(steadyNs() - panelsNs) / 1e6;
     emit stateChanged();
     emit runFinished(outcome.request.id);
     if (dragRunPending_) {
@@ -345,13 +350,10 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     }
 }
 
-void RunController::overlayDrawn(double overlayMs, double paintMs, double overlayBeforePaintMs)
+void RunController::overlayDrawn(double overlayMs, double paintMs)
 {
-    if (!pendingEdit_)
-        return;
-    // A picture drawn whole while the result was shown is the overlay's time, not the panels'.
-    pendingEdit_->showMs = std::max(0.0, pendingEdit_->showMs - overlayBeforePaintMs);
-    finishEdit(overlayMs + overlayBeforePaintMs, paintMs);
+    if (pendingEdit_)
+        finishEdit(overlayMs, paintMs);
 }
 
 // An edit ends when its overlay is drawn: the status bar's latency, and
@@ -368,7 +370,12 @@ void RunController::finishEdit(double overlayMs, double paintMs)
     times.paintMs = paintMs;
     times.totalMs = double(nowNs - pendingRequestNs_) / 1e6;
     // Between the result shown and its paint, the GUI thread waited in its event queue.
-    times.paintWaitMs = std::max(0.0, double(nowNs - pendingShownNs_) / 1e6 - overlayMs - paintMs);
+    // The GUI thread's work on the result (timing panel, log, view, tables)
+    // until it was shown, or until the paint where the view painted at once.
+    const double sinceReceivedMs = double(nowNs - pendingReceivedNs_) / 1e6;
+    times.showMs = pendingShownNs_ ? double(pendingShownNs_ - pendingReceivedNs_) / 1e6
+                                   : std::max(0.0, sinceReceivedMs - overlayMs - paintMs);
+    times.paintWaitMs = std::max(0.0, sinceReceivedMs - times.showMs - overlayMs - paintMs);
     times.queueMs += times.paintWaitMs;
     lastEdit_ = times;
     if (result_ && times.runId == resultRequest_.id)

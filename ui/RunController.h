@@ -70,9 +70,8 @@ public:
     // The window reports when a result's overlay is drawn (overlayDrawn), so
     // that an edit ends there; without it an edit ends with its result.
     void setDrawReports(bool on) { drawReports_ = on; }
-    // The overlay of the newest result was drawn: the view's render and
-    // paint took these, and the picture made when the result was shown.
-    void overlayDrawn(double overlayMs, double paintMs, double overlayBeforePaintMs = 0);
+    // The overlay of the newest result was drawn: the view's render and paint took these.
+    void overlayDrawn(double overlayMs, double paintMs);
     // Where the last edit's time went.
     const EditTimes& lastEdit() const { return lastEdit_; }
 
@@ -158,7 +157,8 @@ private:
     // The edit whose result is shown but not yet drawn, and the limit on waiting for its paint.
     std::optional<EditTimes> pendingEdit_;
     qint64 pendingRequestNs_ = 0;
-    qint64 pendingShownNs_ = 0;
+    qint64 pendingReceivedNs_ = 0;
+    qint64 pendingShownNs_ = 0; // 0: the result was drawn before its showing ended
     QTimer paintTimeout_;
     bool drawReports_ = false;
     EditTimes lastEdit_;

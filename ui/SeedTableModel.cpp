@@ -25,15 +25,18 @@ void SeedTableModel::setImage(std::shared_ptr<const LumaImage> image)
     reset();
 }
 
-void SeedTableModel::setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun)
+void SeedTableModel::setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun,
+                               std::vector<uint64_t> labelCounts)
 {
     result_ = std::move(result);
     seedsOfRun_ = seedsOfRun;
-    labelCounts_.assign(result_ ? result_->regions.size() + 1 : 0, 0);
-    if (result_)
-        for (uint16_t label : result_->labels)
-            if (label < labelCounts_.size())
-                ++labelCounts_[label];
+    labelCounts_ = std::move(labelCounts);
+    if (result_ && labelCounts_.empty()) {
+        // A correct run's regions count exactly the pixels of each label.
+        labelCounts_.assign(result_->regions.size() + 1, 0);
+        for (size_t k = 0; k < result_->regions.size(); ++k)
+            labelCounts_[k + 1] = result_->regions[k].count;
+    }
     reset();
 }
 

@@ -20,7 +20,10 @@ public:
     void setImage(std::shared_ptr<const LumaImage> image);
     // The result and the seeds it was computed from: sizes are shown only for
     // seeds that have not moved since.
-    void setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun);
+    // labelCounts[k]: pixels labelled k, where they may differ from the
+    // regions' own counts (a wrong-on-purpose run); empty: the regions' counts.
+    void setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun,
+                   std::vector<uint64_t> labelCounts = {});
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,7 @@
 // View state: turns the document, the shown result and the display options
-// into the view's picture, drawn whole for ordinary images and by the view
-// itself, at its own size, for large ones.
+// into the view's picture, which the view renders for the part it shows, at
+// its own resolution, from the result's maps (full or box): an edit costs the
+// screen's size, not the image's.
 #include "ViewState.h"
 
 #include "Document.h"
@@ -8,18 +9,9 @@
 #include "ImageView.h"
 #include "Notices.h"
 #include "PlaybackPanel.h"
-#include <QElapsedTimer>
 #include <algorithm>
 
 namespace rgx::ui {
-
-namespace {
-
-// Images larger than this are not drawn whole at full size: the view
-// renders each frame for what it shows, at its own resolution.
-constexpr uint64_t renderedInViewAbove = uint64_t(2048) * 2048;
-
-} // namespace
 
 ViewState::ViewState(Document* document, ImageView* view, PlaybackPanel* playback, Notices* notices, QObject* parent)
     : QObject(parent), document_(document), view_(view), playback_(playback), notices_(notices)
@@ -43,16 +35,9 @@ void ViewState::setCorruptionView(bool on)
 
 void ViewState::showImage()
 {
-    shrunkImage_ = QImage();
-    if (renderedInView()) {
-        basePixmap_ = QPixmap();
-        currentPicture_ = QPixmap();
-        showInView(nullptr, OverlayStyle(), ViewLayers(), true);
-    } else {
-        basePixmap_ = QPixmap::fromImage(document_->image());
-        currentPicture_ = basePixmap_;
-        view_->setPicture(basePixmap_, true);
-    }
+    filteredImage_ = QImage();
+    filteredOf_.reset();
+    showInView(nullptr, OverlayStyle(), ViewLayers(), true);
 }
 
 void ViewState::showResult(const RunOutcome& outcome)
@@ -60,9 +45,6 @@ void ViewState::showResult(const RunOutcome& outcome)
     result_ = outcome.result;
     reference_ = outcome.reference;
     diff_ = outcome.diff;
-    ++resultSerial_;
-    frameCache_.clear();
-    filteredImage_ = QImage();
     beforePostfilter_.reset();
     if (!result_) {
         playback_->setFilteredAvailable(false);
@@ -71,7 +53,7 @@ void ViewState::showResult(const RunOutcome& outcome)
         updateDiffLabel();
         return;
     }
-    playback_->setFilteredAvailable(!result_->filteredLuma.empty());
+    playback_->setFilteredAvailable(result_->filteredLuma != nullptr);
     if (!result_->labelsBeforePostfilter.empty()) {
         auto before = std::make_shared<GrowResult>(*result_);
         before->labels = result_->labelsBeforePostfilter;
@@ -88,41 +70,20 @@ void ViewState::showReference(GrowResultPtr reference, std::shared_ptr<const Res
 {
     reference_ = std::move(reference);
     diff_ = std::move(diff);
-    frameCache_.clear();
     updateDiffLabel();
     refreshPicture();
 }
 
 void ViewState::showPartial(GrowResultPtr partial)
 {
-    const std::shared_ptr<const LumaImage> luma = document_->luma();
-    const QImage& image = document_->image();
-    if (!luma || partial->width <= 0)
+    if (!document_->hasImage() || partial->width != document_->luma()->width)
         return;
-    // The regions so far, over the image: the run streams its growth.
+    // The regions so far, over the image: the run streams its growth (the
+    // maps of a large image hold every n-th pixel; the view draws each pixel
+    // from the sample at or before it).
     OverlayStyle style = overlayStyle(partial->iterations);
     style.frontier = false;
-    if (partial->width != luma->width) {
-        // Every step-th pixel of a large image: drawn over the image
-        // shrunk as much, the view's coordinates scaled to it.
-        const double step = double(luma->width) / double(partial->width);
-        if (shrunkImage_.width() != partial->width || shrunkImage_.height() != partial->height)
-            shrunkImage_ = image.scaled(partial->width, partial->height, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-        const QImage base = shrunkImage_;
-        auto renderer = [base, partial, style, step](const QRectF& source, QImage& out) {
-            renderOverlayView(base, partial.get(), style, ViewLayers(),
-                              QRectF(source.topLeft() / step, source.size() / step), out);
-        };
-        view_->setRenderedPicture(image.size(), renderer, ++renderSerial_, false);
-    } else if (renderedInView()) {
-        showInView(partial, style, ViewLayers(), false);
-    } else {
-        QImage picture(image.size(), QImage::Format_RGB32);
-        renderOverlayView(baseImage(), partial.get(), style, ViewLayers(), QRectF(QPointF(0, 0), QSizeF(image.size())),
-                          picture);
-        currentPicture_ = QPixmap::fromImage(picture);
-        view_->setPicture(currentPicture_, false);
-    }
+    showInView(partial, style, ViewLayers(), false);
     ++partialPictures_;
 }
 
@@ -179,35 +140,17 @@ ViewState::Frame ViewState::frameLayers(uint32_t frame) const
     return shown;
 }
 
-QImage ViewState::framePicture(uint32_t frame)
+QImage ViewState::currentPicture()
 {
-    QElapsedTimer clock;
-    clock.start();
-    struct Count {
-        QElapsedTimer& clock;
-        double& total;
-        ~Count() { total += double(clock.nsecsElapsed()) / 1e6; }
-    } count{clock, pictureMs_};
-    const Frame shown = frameLayers(frame);
-    const QImage& base = shown.layers.baseDivisor > 1 ? document_->image() : baseImage();
-    QImage picture(base.size(), QImage::Format_RGB32);
-    renderOverlayView(base, shown.result.get(), shown.style, shown.layers, QRectF(QPointF(0, 0), QSizeF(base.size())),
-                      picture);
+    if (!document_->hasImage() || !shownRenderer_)
+        return QImage();
+    QImage picture(shownSize_, QImage::Format_RGB32);
+    shownRenderer_(QRectF(QPointF(0, 0), QSizeF(shownSize_)), picture);
     return picture;
 }
 
-QImage ViewState::currentPicture()
-{
-    return currentPicture_.isNull() && document_->hasImage() ? framePicture(playback_->frame()) : currentPicture_.toImage();
-}
-
-bool ViewState::renderedInView() const
-{
-    return document_->hasImage() && document_->luma()->pixelCount() > renderedInViewAbove;
-}
-
-// Above renderedInViewAbove pixels the view renders what it shows itself:
-// the frame's layers, kept alive by the renderer, drawn at screen size.
+// The view renders what it shows itself: the frame's layers, kept alive by
+// the renderer, drawn at screen size.
 void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
                            std::shared_ptr<const void> keepAlive)
 {
@@ -215,6 +158,8 @@ void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, View
     auto renderer = [base, result, style, layers, keepAlive](const QRectF& source, QImage& out) {
         renderOverlayView(base, result.get(), style, layers, source, out);
     };
+    shownRenderer_ = renderer;
+    shownSize_ = base.size();
     view_->setRenderedPicture(base.size(), renderer, ++renderSerial_, newImage);
 }
 
@@ -231,16 +176,19 @@ OverlayStyle ViewState::overlayStyle(uint32_t frame) const
 const QImage& ViewState::baseImage()
 {
     const QImage& image = document_->image();
-    if (!playback_->showFiltered() || !result_ || result_->filteredLuma.size() != size_t(image.width()) * size_t(image.height()))
+    if (!playback_->showFiltered() || !result_ || !result_->filteredLuma
+        || result_->filteredLuma->size() != size_t(image.width()) * size_t(image.height()))
         return image;
-    if (filteredImage_.isNull()) {
+    // Made once per prefilter output: the edits of one prefilter share it.
+    if (filteredImage_.isNull() || filteredOf_ != result_->filteredLuma) {
+        filteredOf_ = result_->filteredLuma;
         // 16-bit luma is shown by its high byte, as lumaToQImage does.
         QImage grey(image.width(), image.height(), QImage::Format_Grayscale8);
         const int shift = document_->luma()->bitDepth > 8 ? 8 : 0;
         for (int y = 0; y < grey.height(); ++y) {
             uchar* line = grey.scanLine(y);
             for (int x = 0; x < grey.width(); ++x)
-                line[x] = uchar(result_->filteredLuma[size_t(y) * size_t(grey.width()) + size_t(x)] >> shift);
+                line[x] = uchar((*filteredOf_)[size_t(y) * size_t(grey.width()) + size_t(x)] >> shift);
         }
         filteredImage_ = grey;
     }
@@ -253,38 +201,10 @@ void ViewState::refreshPicture()
         view_->clear();
         return;
     }
-    const uint32_t frame = playback_->frame();
-    if (renderedInView()) {
-        const Frame shown = frameLayers(frame);
-        auto keep = std::make_shared<std::pair<std::shared_ptr<const ResultDiff>, GrowResultPtr>>(shown.differences,
-                                                                                                  shown.reference);
-        showInView(shown.result, shown.style, shown.layers, false, keep);
-        return;
-    }
-    QPixmap picture;
-    if (!result_ || (!playback_->overlayShown() && !corruption_)) {
-        picture = playback_->showFiltered() && result_ ? QPixmap::fromImage(baseImage()) : basePixmap_;
-    } else {
-        const QString key = QStringLiteral("%1/%2/%3/%4/%5/%6/%7")
-                                .arg(resultSerial_)
-                                .arg(frame)
-                                .arg(corruption_ ? (diff_ ? 2 : 1) : 0)
-                                .arg(playback_->opacity())
-                                .arg(playback_->outlines())
-                                .arg(playback_->frontier())
-                                .arg(frame >= playback_->lastFrame())
-                                + (playback_->showFiltered() ? QStringLiteral("/filtered") : QString())
-                                + (playback_->showBeforePostfilter() ? QStringLiteral("/before") : QString());
-        if (QPixmap* cached = frameCache_.object(key)) {
-            picture = *cached;
-        } else {
-            picture = QPixmap::fromImage(framePicture(frame));
-            frameCache_.insert(key, new QPixmap(picture),
-                               std::max<qsizetype>(1, qsizetype(picture.width()) * picture.height() * 4 / 1024));
-        }
-    }
-    currentPicture_ = picture;
-    view_->setPicture(picture, false);
+    const Frame shown = frameLayers(playback_->frame());
+    auto keep = std::make_shared<std::pair<std::shared_ptr<const ResultDiff>, GrowResultPtr>>(shown.differences,
+                                                                                              shown.reference);
+    showInView(shown.result, shown.style, shown.layers, false, keep);
 }
 
 QString ViewState::pixelInfo(QPoint pixel, bool inside) const
@@ -293,13 +213,14 @@ QString ViewState::pixelInfo(QPoint pixel, bool inside) const
     if (!inside || !luma || !luma->width)
         return QString();
     QString info = QStringLiteral("x %1  y %2  luma %3").arg(pixel.x()).arg(pixel.y()).arg(luma->at(pixel.x(), pixel.y()));
-    if (result_ && result_->width == luma->width) {
+    if (result_ && result_->width == luma->width && result_->height == luma->height) {
         const size_t p = size_t(pixel.y()) * size_t(luma->width) + size_t(pixel.x());
-        const uint32_t stamp = result_->stamps[p];
-        if (result_->filteredLuma.size() == result_->labels.size())
-            info += QStringLiteral(" (filtered %1)").arg(result_->filteredLuma[p]);
+        const BoxMaps maps = mapsView(*result_);
+        const uint32_t stamp = maps.stamp(pixel.x(), pixel.y());
+        if (result_->filteredLuma && result_->filteredLuma->size() == luma->luma.size())
+            info += QStringLiteral(" (filtered %1)").arg((*result_->filteredLuma)[p]);
         info += QStringLiteral("  label %1  stamp %2")
-                    .arg(result_->labels[p])
+                    .arg(maps.label(pixel.x(), pixel.y()))
                     .arg(stamp == unclassifiedStamp ? QStringLiteral("-") : QString::number(stamp));
     }
     return info;

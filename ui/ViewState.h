@@ -1,12 +1,12 @@
 // What the image view shows: the image, the shown result's frame as playback
 // and the display options choose it, the corruption view (differences from
 // the CPU reference), the partial pictures of a running run, and the line
-// that sums up the differences. The frames drawn are cached per result.
+// that sums up the differences. The view renders each at its own size.
 #pragma once
 
 #include "EngineTypes.h"
+#include "ImageView.h"
 #include "Overlay.h"
-#include <QCache>
 #include <QImage>
 #include <QObject>
 #include <QPixmap>
@@ -36,8 +36,7 @@ public:
     int partialPictures() const { return partialPictures_; }
     // The frame playback shows.
     uint32_t frame() const;
-    // Milliseconds spent drawing whole pictures since the last call.
-    double takePictureMs() { return std::exchange(pictureMs_, 0.0); }
+
 
 public slots:
     // The corruption view: the regions over the darkened image, pixels that
@@ -66,9 +65,7 @@ private:
         GrowResultPtr reference;
     };
     Frame frameLayers(uint32_t frame) const;
-    QImage framePicture(uint32_t frame);
     OverlayStyle overlayStyle(uint32_t frame) const;
-    bool renderedInView() const;
     void showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
                     std::shared_ptr<const void> keepAlive = {});
     // The picture the regions are drawn on: the image, or the prefilter's output.
@@ -84,17 +81,13 @@ private:
     GrowResultPtr beforePostfilter_; // result_ with the labels and stamps before the postfilter
     GrowResultPtr reference_;
     std::shared_ptr<const ResultDiff> diff_;
-    quint64 resultSerial_ = 0;
-    // Frames already drawn, keyed by result, frame and display options; cost in KiB.
-    QCache<QString, QPixmap> frameCache_{256 * 1024};
-
-    QPixmap basePixmap_;       // the image as a pixmap, for images drawn whole
-    QImage shrunkImage_;       // it shrunk to the partial pictures of a large image
-    quint64 renderSerial_ = 0; // of what the view renders itself (large images)
-    QImage filteredImage_;     // the prefilter's output of result_, grey, built when first shown
-    QPixmap currentPicture_;
+    quint64 renderSerial_ = 0; // of what the view renders
+    ImageView::Renderer shownRenderer_; // what the view shows, for currentPicture()
+    QSize shownSize_;
+    // The prefilter's output, grey, built when first shown, and the output it shows.
+    QImage filteredImage_;
+    std::shared_ptr<const std::vector<uint16_t>> filteredOf_;
     int partialPictures_ = 0;  // drawn while runs were still going
-    double pictureMs_ = 0;
 };
 
 } // namespace rgx::ui

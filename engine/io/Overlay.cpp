@@ -3,6 +3,8 @@
 #include "Overlay.h"
 
 #include <algorithm>
+#include <cstring>
+#include <thread>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -86,8 +88,17 @@ RegionPaint regionPaint(const OverlayStyle& style, int largestLabel)
 
 } // namespace
 
-QImage renderOverlay(const QImage& base, const GrowResult& result, const OverlayStyle& style)
+QImage renderOverlay(const QImage& base, const GrowResult& boxOrFull, const OverlayStyle& style)
 {
+    // The whole picture is drawn from full maps (made here for a box result).
+    GrowResult widened;
+    if (!boxOrFull.hasFullMaps() && boxOrFull.box.step == 1 && boxOrFull.width > 0 && boxOrFull.height > 0) {
+        widened.width = boxOrFull.width;
+        widened.height = boxOrFull.height;
+        widened.regions = boxOrFull.regions;
+        mapsView(boxOrFull).widen(widened.labels, widened.stamps);
+    }
+    const GrowResult& result = widened.labels.empty() ? boxOrFull : widened;
     const int width = result.width;
     const int height = result.height;
     if (base.width() != width || base.height() != height) {
@@ -145,6 +156,91 @@ inline QRgb basePixel(const QImage& base, int x, int y)
 
 } // namespace
 
+namespace {
+
+// Per-pixel reads of a result's maps, full or box (BoxMaps::label and
+// stamp, kept inline here: a view asks for millions of pixels a frame).
+class MapReader {
+public:
+    explicit MapReader(const BoxMaps& maps)
+        : maps_(maps), x1_(maps.x0 + maps.boxWidth * maps.step), y1_(maps.y0 + maps.boxHeight * maps.step)
+    {
+    }
+
+    uint32_t stamp(int x, int y) const
+    {
+        const int64_t i = index(x, y);
+        return i < 0 ? unclassifiedStamp : stampAt(size_t(i));
+    }
+    // The label of (x, y) as frame `frame` shows it: 0 until it is classified.
+    int visible(int x, int y, uint32_t frame) const
+    {
+        const int64_t i = index(x, y);
+        if (i < 0)
+            return 0;
+        const uint32_t stamp = stampAt(size_t(i));
+        return stamp <= frame ? labelAt(size_t(i), stamp) : 0;
+    }
+
+private:
+    int64_t index(int x, int y) const
+    {
+        if (x < maps_.x0 || y < maps_.y0 || x >= x1_ || y >= y1_)
+            return -1;
+        if (maps_.step == 1)
+            return int64_t(y - maps_.y0) * maps_.boxWidth + (x - maps_.x0);
+        return int64_t((y - maps_.y0) / maps_.step) * maps_.boxWidth + (x - maps_.x0) / maps_.step;
+    }
+    uint32_t stampAt(size_t i) const
+    {
+        if (maps_.stampBytes == 2) {
+            uint16_t value;
+            std::memcpy(&value, maps_.stamps + 2 * i, 2);
+            return value == 0xFFFF ? unclassifiedStamp : value;
+        }
+        uint32_t value;
+        std::memcpy(&value, maps_.stamps + 4 * i, 4);
+        return value;
+    }
+    int labelAt(size_t i, uint32_t stamp) const
+    {
+        if (maps_.labelBytes == 0)
+            return stamp == unclassifiedStamp ? 0 : 1;
+        if (maps_.labelBytes == 1)
+            return maps_.labels[i];
+        uint16_t value;
+        std::memcpy(&value, maps_.labels + 2 * i, 2);
+        return value;
+    }
+
+    const BoxMaps& maps_;
+    const int x1_, y1_;
+};
+
+// Rows [first, end) of the output on threads of their own where the output is
+// large enough to pay for them.
+template <typename RenderRows>
+void renderInBands(int outWidth, int outHeight, RenderRows renderRows)
+{
+    constexpr int64_t pixelsPerThread = 128 * 1024;
+    const int64_t pixels = int64_t(outWidth) * outHeight;
+    const int threads = int(std::clamp<int64_t>(pixels / pixelsPerThread, 1,
+                                                std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 8)));
+    if (threads == 1) {
+        renderRows(0, outHeight);
+        return;
+    }
+    std::vector<std::thread> bands;
+    const int rowsPerBand = (outHeight + threads - 1) / threads;
+    for (int first = rowsPerBand; first < outHeight; first += rowsPerBand)
+        bands.emplace_back([=] { renderRows(first, std::min(outHeight, first + rowsPerBand)); });
+    renderRows(0, std::min(outHeight, rowsPerBand));
+    for (std::thread& band : bands)
+        band.join();
+}
+
+} // namespace
+
 void renderOverlayView(const QImage& base, const GrowResult* result, const OverlayStyle& style,
                        const ViewLayers& layers, const QRectF& source, QImage& out)
 {
@@ -154,8 +250,7 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
     const int outWidth = out.width(), outHeight = out.height();
     if (width == 0 || height == 0 || outWidth == 0 || outHeight == 0 || source.isEmpty())
         return;
-    if (result && (result->width != width || result->height != height ||
-                   result->labels.size() != size_t(width) * size_t(height)))
+    if (result && (result->width != width || result->height != height))
         throw std::invalid_argument("renderOverlayView: the result does not match the picture's size");
     if (base.format() != QImage::Format_Grayscale8 && base.format() != QImage::Format_RGB32 &&
         base.format() != QImage::Format_ARGB32)
@@ -173,48 +268,57 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
     // pixel's when that is farther (zoomed out).
     const int reachX = std::max(1, int(std::lround(stepX))), reachY = std::max(1, int(std::lround(stepY)));
 
-    const bool regions = layers.regions && result && !result->labels.empty();
+    const bool regions = layers.regions && result;
     // Labels past the palette (a wrong-on-purpose run's) stay uncoloured.
     const RegionPaint paint = regionPaint(style, regions ? int(result->regions.size()) + 1 : 0);
     const uint32_t frame = style.frame;
     const int divisor = std::max(1, layers.baseDivisor);
-    const uint16_t* labels = regions ? result->labels.data() : nullptr;
-    const uint32_t* stamps = regions ? result->stamps.data() : nullptr;
-    const auto visible = [&](int x, int y) -> int {
-        const size_t i = size_t(y) * size_t(width) + size_t(x);
-        return stamps[i] <= frame ? labels[i] : 0;
-    };
+    const BoxMaps maps = result ? mapsView(*result) : BoxMaps();
+    const MapReader reader(maps);
+    out.bits(); // detached here, before the bands write their rows
 
-    for (int j = 0; j < outHeight; ++j) {
-        const int y = rows[size_t(j)];
-        auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
-        for (int i = 0; i < outWidth; ++i) {
-            const int x = columns[size_t(i)];
-            QRgb colour = basePixel(base, x, y);
-            if (divisor > 1)
-                colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
-            const size_t p = size_t(y) * size_t(width) + size_t(x);
-            const int label = regions ? visible(x, y) : 0;
-            if (label > 0 && label < int(paint.fill.size()))
-                colour = paint.colour(colour, label, stamps[p], [&] {
-                    return (x >= reachX && visible(x - reachX, y) != label) ||
-                           (x + reachX < width && visible(x + reachX, y) != label) ||
-                           (y >= reachY && visible(x, y - reachY) != label) ||
-                           (y + reachY < height && visible(x, y + reachY) != label);
-                });
-            if (layers.differences && p < layers.differences->size() && (*layers.differences)[p]) {
-                // A difference shows from the first iteration either map classified the pixel.
-                uint32_t when = result ? result->stamps[p] : 0;
-                if (layers.referenceStamps && p < layers.referenceStamps->size())
-                    when = std::min(when, (*layers.referenceStamps)[p]);
-                if (layers.allDifferences || when <= frame) {
-                    const QRgb original = basePixel(base, x, y);
-                    colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
-                }
+    renderInBands(outWidth, outHeight, [&](int firstRow, int endRow) {
+        for (int j = firstRow; j < endRow; ++j) {
+            const int y = rows[size_t(j)];
+            auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
+            // Zoomed in, output rows and columns repeat image ones: a pixel's
+            // colour depends on its image pixel alone, so it is made once.
+            if (j > firstRow && rows[size_t(j - 1)] == y) {
+                std::memcpy(line, out.constScanLine(j - 1), size_t(outWidth) * sizeof(QRgb));
+                continue;
             }
-            line[i] = colour;
+            for (int i = 0; i < outWidth; ++i) {
+                const int x = columns[size_t(i)];
+                if (i > 0 && columns[size_t(i - 1)] == x) {
+                    line[i] = line[i - 1];
+                    continue;
+                }
+                QRgb colour = basePixel(base, x, y);
+                if (divisor > 1)
+                    colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
+                const int label = regions ? reader.visible(x, y, frame) : 0;
+                if (label > 0 && label < int(paint.fill.size()))
+                    colour = paint.colour(colour, label, reader.stamp(x, y), [&] {
+                        return (x >= reachX && reader.visible(x - reachX, y, frame) != label) ||
+                               (x + reachX < width && reader.visible(x + reachX, y, frame) != label) ||
+                               (y >= reachY && reader.visible(x, y - reachY, frame) != label) ||
+                               (y + reachY < height && reader.visible(x, y + reachY, frame) != label);
+                    });
+                const size_t p = size_t(y) * size_t(width) + size_t(x);
+                if (layers.differences && p < layers.differences->size() && (*layers.differences)[p]) {
+                    // A difference shows from the first iteration either map classified the pixel.
+                    uint32_t when = result ? reader.stamp(x, y) : 0;
+                    if (layers.referenceStamps && p < layers.referenceStamps->size())
+                        when = std::min(when, (*layers.referenceStamps)[p]);
+                    if (layers.allDifferences || when <= frame) {
+                        const QRgb original = basePixel(base, x, y);
+                        colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
+                    }
+                }
+                line[i] = colour;
+            }
         }
-    }
+    });
 }
 
 } // namespace rgx

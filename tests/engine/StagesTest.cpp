@@ -199,7 +199,8 @@ TEST_P(StageEquivalence, PipelineWithTheStageEqualsTheReferencePipeline)
     const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
     const GrowResultPtr actual =
         runDevicePipeline(device, image, seeds, params, parseVariant("driver=host-batched,frontier=queue"));
-    EXPECT_EQ(test::firstDifference(expected->filteredLuma, actual->filteredLuma), -1);
+    ASSERT_TRUE(expected->filteredLuma && actual->filteredLuma);
+    EXPECT_EQ(test::firstDifference(*expected->filteredLuma, *actual->filteredLuma), -1);
     EXPECT_EQ(test::firstDifference(expected->labelsBeforePostfilter, actual->labelsBeforePostfilter), -1);
     const ResultDiff diff = compareResults(*expected, *actual);
     EXPECT_EQ(diff.differingPixels, 0u) << "first at " << where(diff.firstDifferingPixel, image.width);

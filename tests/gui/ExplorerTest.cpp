@@ -271,8 +271,9 @@ void ExplorerTest::opensBundledSampleFromTheMenuAndRunsIt()
     // The seeds table shows each region's size after the run.
     auto* table = child<QTableView>(window_.get(), "seedTable");
     const QModelIndex size = table->model()->index(0, SeedTableModel::RegionSize);
+    const GrowResultPtr full = withFullMaps(window_->result());
     QCOMPARE(table->model()->data(size).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
-             QString::number(std::count(window_->result()->labels.begin(), window_->result()->labels.end(), 1)));
+             QString::number(std::count(full->labels.begin(), full->labels.end(), 1)));
     // The sample opens on the parameters its seeds file suggests, which
     // segment the coins: the background one region, each coin its own.
     QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Adaptive);
@@ -941,8 +942,8 @@ void ExplorerTest::opens16BitGreyAndColourImages()
     clickPixel(5, 5);
     clickPixel(50, 40);
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
-    QCOMPARE(window_->result()->labels[size_t(10) * 64 + 10], uint16_t(1));
-    QCOMPARE(window_->result()->labels[size_t(10) * 64 + 60], uint16_t(2));
+    QCOMPARE(withFullMaps(window_->result())->labels[size_t(10) * 64 + 10], uint16_t(1));
+    QCOMPARE(withFullMaps(window_->result())->labels[size_t(10) * 64 + 60], uint16_t(2));
     QTest::mouseMove(window_->imageView(), at(40, 10));
     QTRY_VERIFY(child<QLabel>(window_.get(), "pixelInfo")->text().contains(QStringLiteral("luma 60000  label 2")));
 
@@ -1249,14 +1250,15 @@ void ExplorerTest::prefilterOutputCanBeShown()
     child<QSpinBox>(window_.get(), "prefilterSizeSpin")->setValue(9);
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     const GrowResultPtr result = window_->result();
-    QCOMPARE(result->filteredLuma.size(), result->labels.size());
+    QVERIFY(result->filteredLuma);
+    QCOMPARE(result->filteredLuma->size(), size_t(384) * 303);
     auto* filtered = child<QCheckBox>(window_.get(), "filteredCheck");
     QVERIFY(filtered->isEnabled());
     filtered->setChecked(true);
     child<QCheckBox>(window_.get(), "overlayCheck")->setChecked(false);
     const QImage picture = window_->currentPicture();
     for (QPoint pixel : {QPoint(0, 0), QPoint(100, 55), QPoint(383, 302)}) {
-        const uint16_t value = result->filteredLuma[size_t(pixel.y()) * 384 + size_t(pixel.x())];
+        const uint16_t value = (*result->filteredLuma)[size_t(pixel.y()) * 384 + size_t(pixel.x())];
         QCOMPARE(qGray(picture.pixel(pixel)), int(value));
     }
     QTest::mouseMove(window_->imageView(), at(100, 55));
