@@ -159,7 +159,9 @@ inline QRgb basePixel(const QImage& base, int x, int y)
 namespace {
 
 // Per-pixel reads of a result's maps, full or box (BoxMaps::label and
-// stamp, kept inline here: a view asks for millions of pixels a frame).
+// stamp, inline and with the map's byte widths fixed at compile time: a view
+// asks for millions of pixels a frame).
+template <int LabelBytes, int StampBytes>
 class MapReader {
 public:
     explicit MapReader(const BoxMaps& maps)
@@ -172,14 +174,18 @@ public:
         const int64_t i = index(x, y);
         return i < 0 ? unclassifiedStamp : stampAt(size_t(i));
     }
-    // The label of (x, y) as frame `frame` shows it: 0 until it is classified.
-    int visible(int x, int y, uint32_t frame) const
+    // The label of (x, y) as frame `frame` shows it (0 until it is
+    // classified), and its stamp.
+    int visible(int x, int y, uint32_t frame, uint32_t& stamp) const
     {
         const int64_t i = index(x, y);
-        if (i < 0)
-            return 0;
-        const uint32_t stamp = stampAt(size_t(i));
+        stamp = i < 0 ? unclassifiedStamp : stampAt(size_t(i));
         return stamp <= frame ? labelAt(size_t(i), stamp) : 0;
+    }
+    int visible(int x, int y, uint32_t frame) const
+    {
+        uint32_t stamp;
+        return visible(x, y, frame, stamp);
     }
 
 private:
@@ -193,24 +199,27 @@ private:
     }
     uint32_t stampAt(size_t i) const
     {
-        if (maps_.stampBytes == 2) {
+        if constexpr (StampBytes == 2) {
             uint16_t value;
             std::memcpy(&value, maps_.stamps + 2 * i, 2);
             return value == 0xFFFF ? unclassifiedStamp : value;
+        } else {
+            uint32_t value;
+            std::memcpy(&value, maps_.stamps + 4 * i, 4);
+            return value;
         }
-        uint32_t value;
-        std::memcpy(&value, maps_.stamps + 4 * i, 4);
-        return value;
     }
     int labelAt(size_t i, uint32_t stamp) const
     {
-        if (maps_.labelBytes == 0)
+        if constexpr (LabelBytes == 0) {
             return stamp == unclassifiedStamp ? 0 : 1;
-        if (maps_.labelBytes == 1)
+        } else if constexpr (LabelBytes == 1) {
             return maps_.labels[i];
-        uint16_t value;
-        std::memcpy(&value, maps_.labels + 2 * i, 2);
-        return value;
+        } else {
+            uint16_t value;
+            std::memcpy(&value, maps_.labels + 2 * i, 2);
+            return value;
+        }
     }
 
     const BoxMaps& maps_;
@@ -218,14 +227,14 @@ private:
 };
 
 // Rows [first, end) of the output on threads of their own where the output is
-// large enough to pay for them.
+// large enough to pay for them (a thread costs tens of microseconds).
 template <typename RenderRows>
 void renderInBands(int outWidth, int outHeight, RenderRows renderRows)
 {
-    constexpr int64_t pixelsPerThread = 128 * 1024;
+    constexpr int64_t pixelsPerThread = 32 * 1024;
     const int64_t pixels = int64_t(outWidth) * outHeight;
     const int threads = int(std::clamp<int64_t>(pixels / pixelsPerThread, 1,
-                                                std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 8)));
+                                                std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 16)));
     if (threads == 1) {
         renderRows(0, outHeight);
         return;
@@ -237,6 +246,76 @@ void renderInBands(int outWidth, int outHeight, RenderRows renderRows)
     renderRows(0, std::min(outHeight, rowsPerBand));
     for (std::thread& band : bands)
         band.join();
+}
+
+// What renderOverlayView draws, for one way of reading the maps.
+struct ViewJob {
+    const QImage& base;
+    const OverlayStyle& style;
+    const ViewLayers& layers;
+    const RegionPaint& paint;
+    const std::vector<int>& columns;
+    const std::vector<int>& rows;
+    int reachX, reachY;
+    bool regions;
+    bool hasResult;
+    QImage& out;
+};
+
+template <int LabelBytes, int StampBytes>
+void renderView(const ViewJob& job, const BoxMaps& maps)
+{
+    const MapReader<LabelBytes, StampBytes> reader(maps);
+    const int width = job.base.width(), height = job.base.height();
+    const int outWidth = job.out.width(), outHeight = job.out.height();
+    const uint32_t frame = job.style.frame;
+    const int divisor = std::max(1, job.layers.baseDivisor);
+    const int reachX = job.reachX, reachY = job.reachY;
+    const std::vector<uint8_t>* differences = job.layers.differences;
+    const std::vector<uint32_t>* referenceStamps = job.layers.referenceStamps;
+    renderInBands(outWidth, outHeight, [&](int firstRow, int endRow) {
+        for (int j = firstRow; j < endRow; ++j) {
+            const int y = job.rows[size_t(j)];
+            auto* line = reinterpret_cast<QRgb*>(job.out.scanLine(j));
+            // Zoomed in, output rows and columns repeat image ones: a pixel's
+            // colour depends on its image pixel alone, so it is made once.
+            if (j > firstRow && job.rows[size_t(j - 1)] == y) {
+                std::memcpy(line, job.out.constScanLine(j - 1), size_t(outWidth) * sizeof(QRgb));
+                continue;
+            }
+            for (int i = 0; i < outWidth; ++i) {
+                const int x = job.columns[size_t(i)];
+                if (i > 0 && job.columns[size_t(i - 1)] == x) {
+                    line[i] = line[i - 1];
+                    continue;
+                }
+                QRgb colour = basePixel(job.base, x, y);
+                if (divisor > 1)
+                    colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
+                uint32_t stamp = unclassifiedStamp;
+                const int label = job.regions ? reader.visible(x, y, frame, stamp) : 0;
+                if (label > 0 && label < int(job.paint.fill.size()))
+                    colour = job.paint.colour(colour, label, stamp, [&] {
+                        return (x >= reachX && reader.visible(x - reachX, y, frame) != label) ||
+                               (x + reachX < width && reader.visible(x + reachX, y, frame) != label) ||
+                               (y >= reachY && reader.visible(x, y - reachY, frame) != label) ||
+                               (y + reachY < height && reader.visible(x, y + reachY, frame) != label);
+                    });
+                const size_t p = size_t(y) * size_t(width) + size_t(x);
+                if (differences && p < differences->size() && (*differences)[p]) {
+                    // A difference shows from the first iteration either map classified the pixel.
+                    uint32_t when = job.hasResult ? reader.stamp(x, y) : 0;
+                    if (referenceStamps && p < referenceStamps->size())
+                        when = std::min(when, (*referenceStamps)[p]);
+                    if (job.layers.allDifferences || when <= frame) {
+                        const QRgb original = basePixel(job.base, x, y);
+                        colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
+                    }
+                }
+                line[i] = colour;
+            }
+        }
+    });
 }
 
 } // namespace
@@ -271,54 +350,15 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
     const bool regions = layers.regions && result;
     // Labels past the palette (a wrong-on-purpose run's) stay uncoloured.
     const RegionPaint paint = regionPaint(style, regions ? int(result->regions.size()) + 1 : 0);
-    const uint32_t frame = style.frame;
-    const int divisor = std::max(1, layers.baseDivisor);
     const BoxMaps maps = result ? mapsView(*result) : BoxMaps();
-    const MapReader reader(maps);
     out.bits(); // detached here, before the bands write their rows
-
-    renderInBands(outWidth, outHeight, [&](int firstRow, int endRow) {
-        for (int j = firstRow; j < endRow; ++j) {
-            const int y = rows[size_t(j)];
-            auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
-            // Zoomed in, output rows and columns repeat image ones: a pixel's
-            // colour depends on its image pixel alone, so it is made once.
-            if (j > firstRow && rows[size_t(j - 1)] == y) {
-                std::memcpy(line, out.constScanLine(j - 1), size_t(outWidth) * sizeof(QRgb));
-                continue;
-            }
-            for (int i = 0; i < outWidth; ++i) {
-                const int x = columns[size_t(i)];
-                if (i > 0 && columns[size_t(i - 1)] == x) {
-                    line[i] = line[i - 1];
-                    continue;
-                }
-                QRgb colour = basePixel(base, x, y);
-                if (divisor > 1)
-                    colour = qRgb(qRed(colour) / divisor, qGreen(colour) / divisor, qBlue(colour) / divisor);
-                const int label = regions ? reader.visible(x, y, frame) : 0;
-                if (label > 0 && label < int(paint.fill.size()))
-                    colour = paint.colour(colour, label, reader.stamp(x, y), [&] {
-                        return (x >= reachX && reader.visible(x - reachX, y, frame) != label) ||
-                               (x + reachX < width && reader.visible(x + reachX, y, frame) != label) ||
-                               (y >= reachY && reader.visible(x, y - reachY, frame) != label) ||
-                               (y + reachY < height && reader.visible(x, y + reachY, frame) != label);
-                    });
-                const size_t p = size_t(y) * size_t(width) + size_t(x);
-                if (layers.differences && p < layers.differences->size() && (*layers.differences)[p]) {
-                    // A difference shows from the first iteration either map classified the pixel.
-                    uint32_t when = result ? reader.stamp(x, y) : 0;
-                    if (layers.referenceStamps && p < layers.referenceStamps->size())
-                        when = std::min(when, (*layers.referenceStamps)[p]);
-                    if (layers.allDifferences || when <= frame) {
-                        const QRgb original = basePixel(base, x, y);
-                        colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
-                    }
-                }
-                line[i] = colour;
-            }
-        }
-    });
+    const ViewJob job{base, style, layers, paint, columns, rows, reachX, reachY, regions, result != nullptr, out};
+    const bool narrowStamps = maps.stampBytes == 2;
+    switch (maps.labelBytes) {
+    case 0: narrowStamps ? renderView<0, 2>(job, maps) : renderView<0, 4>(job, maps); break;
+    case 1: narrowStamps ? renderView<1, 2>(job, maps) : renderView<1, 4>(job, maps); break;
+    default: narrowStamps ? renderView<2, 2>(job, maps) : renderView<2, 4>(job, maps); break;
+    }
 }
 
 } // namespace rgx
