@@ -60,6 +60,17 @@ GrowVariant parseVariant(const std::string& text);
 // nullopt when it can.
 std::optional<std::string> whyUnavailable(const GrowVariant& variant, const DeviceInfo& device);
 
+// The variant the explorer opens on for a device until the user chooses one:
+// the fastest correct one measured there (docs/PERFORMANCE.md, "The
+// explorer's default variant"). On GPUs the tile driver (fusion=tiles: many
+// levels per launch, where a launch costs microseconds); on CPU runtimes
+// host-batched with the queue frontier, which was as fast or faster in the
+// click script wherever two regions met or a range widened, where a launch
+// costs little and tile rounds go level by level. Simulators get the default.
+GrowVariant fastestVariantOn(const DeviceInfo& device);
+// Why, in one line for the variant panel.
+std::string whyFastestOn(const DeviceInfo& device);
+
 // Every variant of the axes (in a stable order), and the names per axis.
 std::vector<GrowVariant> allVariants();
 std::string driverName(Driver value);

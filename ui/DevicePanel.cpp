@@ -116,6 +116,18 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
     unavailableList_->setWordWrap(true);
     unavailableList_->setStyleSheet(QStringLiteral("color: #666;"));
     form->addRow(unavailableList_);
+    fastestLine_ = new QLabel(variantBox);
+    fastestLine_->setObjectName(QStringLiteral("fastestVariantLine"));
+    fastestLine_->setWordWrap(true);
+    fastestLine_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(fastestLine_);
+    fastestButton_ = new QToolButton(variantBox);
+    fastestButton_->setObjectName(QStringLiteral("fastestVariantButton"));
+    fastestButton_->setText(QStringLiteral("Use the fastest here"));
+    fastestButton_->setToolTip(QStringLiteral("Go back to the fastest variant on the chosen device, and follow "
+                                              "the device from now on"));
+    connect(fastestButton_, &QToolButton::clicked, this, &DevicePanel::followFastestVariant);
+    form->addRow(fastestButton_);
     layout->addWidget(variantBox);
 
     auto* raceBox = new QGroupBox(QStringLiteral("Race check (Oclgrind)"), this);
@@ -187,7 +199,7 @@ void DevicePanel::fillCombos()
     for (Fusion value : axisValues<Fusion>([](const GrowVariant& v) { return v.fusion; }))
         fusionCombo_->addItem(text(fusionName(value)), int(value));
     updating_ = false;
-    setVariant(GrowVariant{});
+    applyVariant(GrowVariant{});
 }
 
 void DevicePanel::setDevices(const std::vector<DeviceInfo>& devices, const std::string& selectedId)
@@ -281,6 +293,69 @@ GrowVariant DevicePanel::variant() const
 
 void DevicePanel::setVariant(const GrowVariant& variant)
 {
+    variantChosen_ = true;
+    applyVariant(variant);
+}
+
+void DevicePanel::followFastestVariant()
+{
+    variantChosen_ = false;
+    if (const DeviceInfo* device = currentDevice())
+        applyVariant(fastestVariantOn(*device));
+    else
+        refreshFastestLine();
+}
+
+void DevicePanel::noteRunTime(const std::string& deviceId, const GrowVariant& variant, const std::string& inputs,
+                              double milliseconds)
+{
+    const std::string key = deviceId + '\n' + inputs;
+    if (key != timedInputs_) {
+        timedInputs_ = key;
+        runTimes_.clear();
+    }
+    runTimes_[variant.text()] = milliseconds;
+    refreshFastestLine();
+}
+
+// Which variant is fastest here, and how the chosen one compared with it on
+// the same inputs (where both ran).
+void DevicePanel::refreshFastestLine()
+{
+    const DeviceInfo* device = currentDevice();
+    if (!device) {
+        fastestLine_->clear();
+        fastestButton_->setVisible(false);
+        return;
+    }
+    const GrowVariant fastest = fastestVariantOn(*device);
+    const GrowVariant current = variant();
+    QString line = QStringLiteral("Fastest here: <code>%1</code> (%2).")
+                       .arg(text(fastest.shortText()).toHtmlEscaped(), text(whyFastestOn(*device)).toHtmlEscaped());
+    if (current == fastest) {
+        line += variantChosen_ ? QStringLiteral(" It is the chosen one.")
+                               : QStringLiteral(" RGX chose it for this device; a choice above sticks.");
+    } else {
+        const bool sameInputs = timedInputs_.rfind(device->id() + '\n', 0) == 0;
+        const auto own = runTimes_.find(current.text());
+        const auto best = runTimes_.find(fastest.text());
+        if (sameInputs && own != runTimes_.end() && best != runTimes_.end() && best->second > 0 && own->second > 0) {
+            const double ratio = own->second / best->second;
+            line += QStringLiteral(" On the last inputs the chosen variant took %1 ms, the fastest %2 ms: %3x %4.")
+                        .arg(own->second, 0, 'f', own->second < 10 ? 2 : 1)
+                        .arg(best->second, 0, 'f', best->second < 10 ? 2 : 1)
+                        .arg(ratio >= 1 ? ratio : 1 / ratio, 0, 'f', 1)
+                        .arg(ratio >= 1 ? QStringLiteral("slower") : QStringLiteral("faster"));
+        } else {
+            line += QStringLiteral(" Run both on the same seeds to compare them here.");
+        }
+    }
+    fastestLine_->setText(line);
+    fastestButton_->setVisible(variantChosen_ || current != fastest);
+}
+
+void DevicePanel::applyVariant(const GrowVariant& variant)
+{
     updating_ = true;
     auto select = [](QComboBox* combo, int value) {
         const int index = combo->findData(value);
@@ -315,6 +390,11 @@ void DevicePanel::onDeviceSelectionChanged()
         QString details = capabilitiesText(*device);
         deviceDetails_->setText(details.section(QLatin1Char('\n'), 3, 4));
         deviceDetails_->setToolTip(details);
+        if (!variantChosen_ && fastestVariantOn(*device) != variant()) {
+            applyVariant(fastestVariantOn(*device));
+            emit deviceChanged();
+            return;
+        }
     }
     refreshAvailability();
     emit deviceChanged();
@@ -324,6 +404,7 @@ void DevicePanel::onComboChanged()
 {
     if (updating_)
         return;
+    variantChosen_ = true; // chosen by hand: it sticks
     refreshAvailability();
     emit variantChanged();
 }
@@ -433,6 +514,7 @@ void DevicePanel::refreshAvailability()
                                   ? QString()
                                   : QStringLiteral("Disabled here:\n") + unavailable.join(QLatin1Char('\n')));
     unavailableList_->setVisible(!unavailable.isEmpty());
+    refreshFastestLine();
 }
 
 } // namespace rgx::ui

@@ -6,6 +6,7 @@
 #include "Device.h"
 #include "Variant.h"
 #include <QWidget>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -32,8 +33,18 @@ public:
 
     GrowVariant variant() const;
     // Any variant can be set (a session may name one this device cannot
-    // run); the panel then says why it cannot run.
+    // run); the panel then says why it cannot run. A variant set here or
+    // chosen in the combos sticks across devices.
     void setVariant(const GrowVariant& variant);
+    // Until a variant is chosen, the panel follows the device: the fastest
+    // variant there (rgx::fastestVariantOn). This goes back to that.
+    void followFastestVariant();
+    bool variantChosen() const { return variantChosen_; }
+    // A run's host time with this device and variant on inputs named by
+    // `inputs` (image, seeds, parameters): the panel compares the chosen
+    // variant with the fastest one where both ran on the same inputs.
+    void noteRunTime(const std::string& deviceId, const GrowVariant& variant, const std::string& inputs,
+                     double milliseconds);
     // Why the current device cannot run the current variant; nullopt when it can.
     std::optional<std::string> currentProblem() const;
 
@@ -55,6 +66,8 @@ private:
     void refreshAvailability();
     void onDeviceSelectionChanged();
     void onComboChanged();
+    void applyVariant(const GrowVariant& variant);
+    void refreshFastestLine();
 
     std::vector<DeviceInfo> devices_;
     QTreeWidget* deviceList_;
@@ -67,6 +80,12 @@ private:
     QLabel* variantText_;
     QLabel* variantReason_;
     QLabel* unavailableList_;
+    QLabel* fastestLine_;
+    QToolButton* fastestButton_;
+    bool variantChosen_ = false;
+    // Host times of the variants that ran on the current inputs and device.
+    std::string timedInputs_;
+    std::map<std::string, double> runTimes_; // by variant text
     QToolButton* raceCheckButton_;
     QLabel* raceCheckStatus_;
     bool updating_ = false;

@@ -2,6 +2,7 @@
 #include "EngineTypes.h"
 
 #include <chrono>
+#include <sstream>
 
 namespace rgx::ui {
 
@@ -15,6 +16,19 @@ QString failureKindName(FailureKind kind)
     case FailureKind::Other: break;
     }
     return QStringLiteral("failure");
+}
+
+std::string inputsKey(const RunRequest& request)
+{
+    std::ostringstream key;
+    const PipelineParams& p = request.params;
+    key << static_cast<const void*>(request.image.get()) << '|' << prefilterText(p.prefilter) << '|'
+        << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|' << p.grow.tolerance
+        << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
+        << p.grow.connectivity << '|' << p.grow.maxIterations << '|';
+    for (const Seed& seed : request.seeds)
+        key << seed.x << ',' << seed.y << ';';
+    return key.str();
 }
 
 qint64 steadyNs()

@@ -36,6 +36,11 @@ struct WorkerTimes {
     qint64 sentNs = 0;
 };
 
+// What a run's result depends on besides the device and the variant: the
+// image, the seeds and the parameters (the CPU reference's cache key, and
+// what makes two runs' times comparable).
+std::string inputsKey(const RunRequest& request);
+
 // A finished run: the device result and, when asked, the CPU reference and
 // where the two differ.
 struct RunOutcome {

@@ -6,26 +6,10 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QMetaObject>
-#include <sstream>
 
 namespace rgx::ui {
 
 namespace {
-
-// The CPU reference depends on the image, the seeds and the parameters, not on
-// the device or the variant.
-std::string referenceKey(const RunRequest& request)
-{
-    std::ostringstream key;
-    const PipelineParams& p = request.params;
-    key << static_cast<const void*>(request.image.get()) << '|' << prefilterText(p.prefilter) << '|'
-        << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|' << p.grow.tolerance
-        << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
-        << p.grow.connectivity << '|' << p.grow.maxIterations << '|';
-    for (const Seed& seed : request.seeds)
-        key << seed.x << ',' << seed.y << ';';
-    return key.str();
-}
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
@@ -120,7 +104,7 @@ DeviceSession& EngineWorker::sessionFor(const std::string& deviceId, const std::
 
 GrowResultPtr EngineWorker::referenceFor(const RunRequest& request)
 {
-    const std::string key = referenceKey(request);
+    const std::string key = inputsKey(request);
     for (const CachedReference& cached : references_)
         if (cached.key == key && cached.image == request.image)
             return cached.result;

@@ -546,6 +546,8 @@ void MainWindow::saveSettings() const
     choices.autoRun = parameters_->autoRun();
     choices.variant = devicePanel_->variant().text();
     settings.setValue(QStringLiteral("choices"), sessionToJson(choices, QString()));
+    // A variant chosen by hand comes back; otherwise the next start follows the device.
+    settings.setValue(QStringLiteral("variantChosen"), devicePanel_->variantChosen());
     settings.setValue(QStringLiteral("display/opacity"), playback_->opacity());
     settings.setValue(QStringLiteral("display/outlines"), playback_->outlines());
     settings.setValue(QStringLiteral("display/frontier"), playback_->frontier());
@@ -567,8 +569,10 @@ void MainWindow::restoreSettings()
             // A wrong-on-purpose variant is never restored silently: the
             // window starts from its correct twin and the log says so.
             const GrowVariant variant = parseVariant(last.variant);
-            devicePanel_->setVariant(variant.correctTwin());
-            if (variant.wrongOnPurpose())
+            const bool chosen = settings.value(QStringLiteral("variantChosen"), false).toBool();
+            if (chosen)
+                devicePanel_->setVariant(variant.correctTwin());
+            if (chosen && variant.wrongOnPurpose())
                 log_->warning(QStringLiteral("The last session used %1, which is wrong on purpose; starting from "
                                              "its correct twin %2 (choose it again in the variant panel).")
                                   .arg(text(variant.text()), text(variant.correctTwin().text())));

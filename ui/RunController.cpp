@@ -330,8 +330,12 @@ void RunController::onRunFinished(const RunOutcome& outcome)
         else
             finishEdit(0, 0);
     }
-    // What is not the overlay comes after it: the timing charts, the log, notices.
+    // What is not the overlay comes after it: the timing charts, the variant
+    // panel's comparison, the log, notices.
     const qint64 panelsNs = steadyNs();
+    if (!outcome.request.variant.wrongOnPurpose())
+        panels_.devices->noteRunTime(outcome.request.deviceId, outcome.request.variant, inputsKey(outcome.request),
+                                     result_->hostMilliseconds);
     panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
     logResult(outcome);
     if (result_->stoppedAtCap)
