@@ -31,6 +31,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 // Resources must be initialised from the global namespace (static library).
@@ -468,10 +469,44 @@ void MainWindow::createStatusBar()
     progress_->setRange(0, 0);
     progress_->setMaximumWidth(120);
     progress_->setVisible(false);
+    // Live segmentation as a state the user sees and owns: a badge that
+    // says whether every edit runs at once, and turns it on or off.
+    liveBadge_ = new QToolButton(this);
+    liveBadge_->setObjectName(QStringLiteral("liveBadge"));
+    liveBadge_->setAutoRaise(true);
+    liveBadge_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(liveBadge_, &QToolButton::clicked, this,
+            [this] { findChild<QAction*>(QStringLiteral("autoRunAction"))->trigger(); });
+    connect(parameters_, &ParametersPanel::autoRunChanged, this, [this] { showLiveState(QString()); });
+    connect(runs_, &RunController::liveTurnedOff, this, &MainWindow::showLiveState);
+    showLiveState(QString());
+    statusBar()->addPermanentWidget(liveBadge_);
     statusBar()->addPermanentWidget(runStatus_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(pixelInfo_);
     statusBar()->addPermanentWidget(zoomLabel_);
+}
+
+// The live badge: on (green), off, or turned off by itself (amber, with why).
+void MainWindow::showLiveState(const QString& turnedOffBecause)
+{
+    const bool on = parameters_->autoRun();
+    if (on) {
+        liveBadge_->setText(QStringLiteral("\u25CF Live"));
+        liveBadge_->setStyleSheet(QStringLiteral("color: #1b7a1b; font-weight: bold;"));
+        liveBadge_->setToolTip(QStringLiteral("Live segmentation is on: every seed or parameter edit runs at once. "
+                                              "Click to turn it off."));
+    } else if (!turnedOffBecause.isEmpty()) {
+        liveBadge_->setText(QStringLiteral("\u25CB Live off (click to turn on)"));
+        liveBadge_->setStyleSheet(QStringLiteral("color: #a05a00; font-weight: bold;"));
+        liveBadge_->setToolTip(QStringLiteral("Live segmentation turned itself off: %1. Click to turn it on and "
+                                              "keep it on.").arg(turnedOffBecause));
+    } else {
+        liveBadge_->setText(QStringLiteral("\u25CB Live off"));
+        liveBadge_->setStyleSheet(QString());
+        liveBadge_->setToolTip(QStringLiteral("Live segmentation is off: edits wait for Run (F5). Click to run every "
+                                              "edit at once."));
+    }
 }
 
 void MainWindow::showLab()

@@ -18,6 +18,7 @@
 class QLabel;
 class QProgressBar;
 class QTableView;
+class QToolButton;
 
 namespace rgx::ui {
 
@@ -137,6 +138,7 @@ private:
     void saveSettings() const;
     void updateActions();
     void removeSelectedSeed();
+    void showLiveState(const QString& turnedOffBecause);
 
     MainWindowOptions options_;
     LogPanel* log_ = nullptr;
@@ -157,6 +159,7 @@ private:
     QLabel* pixelInfo_ = nullptr;
     QLabel* zoomLabel_ = nullptr;
     QLabel* runStatus_ = nullptr;
+    QToolButton* liveBadge_ = nullptr;
     QProgressBar* progress_ = nullptr;
 
     QAction* runAction_ = nullptr;

@@ -318,6 +318,13 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3")
                            .arg(outcome.request.id).arg(result_->iterations)
                            .arg(formatDuration(result_->hostMilliseconds * 1e6)));
+    // The first run of an image, device, variant or prefilter builds kernels
+    // and uploads the image: its latency says nothing about the edits after it.
+    const std::string shape = outcome.request.deviceId + '|' + outcome.request.variant.text() + '|' +
+                              prefilterText(outcome.request.params.prefilter) + '|' +
+                              std::to_string(reinterpret_cast<quintptr>(outcome.request.image.get()));
+    pendingFirstOfShape_ = shape != lastShape_;
+    lastShape_ = shape;
     pendingEdit_ = times;
     pendingRequestNs_ = requestNs_;
     pendingReceivedNs_ = receivedNs;
@@ -386,17 +393,39 @@ void RunController::finishEdit(double overlayMs, double paintMs)
         emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
                                .arg(times.runId).arg(result_->iterations)
                                .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(times.totalMs * 1e6)));
-    const double latencyMs = times.totalMs;
-    ParametersPanel* parameters = panels_.parameters;
-    if (!liveChoice_ && parameters->autoRun() != (latencyMs < liveLimitMs_)) {
-        parameters->setAutoRun(latencyMs < liveLimitMs_);
-        log()->info(latencyMs < liveLimitMs_
-                        ? QStringLiteral("Live segmentation on: this image runs in %1, so every edit runs at once "
-                                         "(Run > Live to choose)").arg(formatDuration(latencyMs * 1e6))
-                        : QStringLiteral("Live segmentation off: this image took %1 (Run > Live to choose)")
-                              .arg(formatDuration(latencyMs * 1e6)));
-    }
+    followLatency(times.totalMs);
     emit editMeasured(times);
+}
+
+// Live segmentation, until the user chooses, follows the latency: on once
+// an edit is drawn within the limit; off only after an edit of a resident
+// run (not the first of its image, device, variant or prefilter, which
+// builds and uploads) took longer, and then visibly (liveTurnedOff).
+void RunController::followLatency(double latencyMs)
+{
+    ParametersPanel* parameters = panels_.parameters;
+    const bool fast = latencyMs < liveLimitMs_;
+    if (liveChoice_ || parameters->autoRun() == fast)
+        return;
+    const QString took = formatDuration(latencyMs * 1e6);
+    if (fast) {
+        parameters->setAutoRun(true);
+        log()->info(QStringLiteral("Live segmentation on: this image runs in %1, so every edit runs at once "
+                                   "(Run > Live to choose)").arg(took));
+        return;
+    }
+    if (pendingFirstOfShape_) {
+        log()->info(QStringLiteral("Live segmentation stays on: the first run with these settings took %1 with its "
+                                   "kernel builds and upload; the edits after it decide").arg(took));
+        return;
+    }
+    parameters->setAutoRun(false);
+    const QString why = QStringLiteral("the last edit took %1 (live turns itself off above %2)")
+                            .arg(took, formatDuration(liveLimitMs_ * 1e6));
+    log()->warning(QStringLiteral("Live segmentation off: %1. Click the Live badge in the status bar, or "
+                                  "Run > Live, to keep it on.").arg(why));
+    notices_->status(QStringLiteral("Live segmentation turned off: %1").arg(why), 15000);
+    emit liveTurnedOff(why);
 }
 
 void RunController::onRunFailed(const RunFailure& failure)

@@ -107,6 +107,8 @@ signals:
     // A run's result is on screen (or, without draw reports, in the panels):
     // where the edit's time went.
     void editMeasured(const rgx::ui::EditTimes& times);
+    // Live segmentation turned itself off, and why (the status bar says so).
+    void liveTurnedOff(const QString& why);
     void runFailed(const QString& message);
     void referenceReady();
     void raceCheckFinished(const QString& report);
@@ -126,6 +128,7 @@ private:
     void onLabFinished(const LabOutcome& outcome);
     void logResult(const RunOutcome& outcome);
     void finishEdit(double overlayMs, double paintMs);
+    void followLatency(double latencyMs);
     void requestReferenceIfNeeded();
     QString runLabel(const RunRequest& request) const;
     QString cliPath() const;
@@ -161,6 +164,8 @@ private:
     qint64 pendingShownNs_ = 0; // 0: the result was drawn before its showing ended
     QTimer paintTimeout_;
     bool drawReports_ = false;
+    std::string lastShape_;          // device, variant, prefilter and image of the last result
+    bool pendingFirstOfShape_ = false;
     EditTimes lastEdit_;
     // Live runs: a seed edit runs at once (the timer coalesces the edits of
     // one event), a parameter edit after a short pause for typing.

@@ -41,6 +41,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QStatusBar>
 #include <QToolButton>
 #include <QWheelEvent>
 #include <qcustomplot.h>
@@ -134,6 +135,7 @@ private slots:
     void seedEditsRunAutomaticallyWhenAsked();
     void liveModeTurnsItselfOnAfterAFastRunUnlessChosen();
     void aClickInLiveModeRunsExactlyOnce();
+    void liveModeIsNeverTurnedOffByAFirstRunNorSilently();
     void aSecondClickDuringARunSupersedesTheFirst();
     void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
@@ -1024,6 +1026,38 @@ void ExplorerTest::liveModeTurnsItselfOnAfterAFastRunUnlessChosen()
     QVERIFY(!window_->parametersPanel()->autoRun());
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     QVERIFY(!window_->parametersPanel()->autoRun());
+}
+
+void ExplorerTest::liveModeIsNeverTurnedOffByAFirstRunNorSilently()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    auto* badge = child<QToolButton>(window_.get(), "liveBadge");
+    QVERIFY2(badge->text().contains(QStringLiteral("Live off")), qPrintable(badge->text()));
+    window_->runs()->setLiveLimitMs(60000.0);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QVERIFY2(!badge->text().contains(QStringLiteral("off")), qPrintable(badge->text()));
+    // Every run is now slower than the limit. The first run of another
+    // variant (kernel builds) leaves live on.
+    window_->runs()->setLiveLimitMs(0.0);
+    QVERIFY(window_->setVariantText(QStringLiteral("driver=host-sync")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QVERIFY(window_->logPanel()->toPlainText().contains(QStringLiteral("Live segmentation stays on")));
+    // A slow edit of a resident run turns it off, and says so where it shows.
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->parametersPanel()->autoRun());
+    QVERIFY2(badge->text().contains(QStringLiteral("click to turn on")), qPrintable(badge->text()));
+    QVERIFY2(badge->toolTip().contains(QStringLiteral("the last edit took")), qPrintable(badge->toolTip()));
+    QVERIFY2(window_->statusBar()->currentMessage().contains(QStringLiteral("Live segmentation turned off")),
+             qPrintable(window_->statusBar()->currentMessage()));
+    // One click on the badge turns it back on, as the user's own choice: it stays.
+    badge->click();
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QVERIFY(child<QAction>(window_.get(), "autoRunAction")->isChecked());
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->parametersPanel()->autoRun());
 }
 
 void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
