@@ -91,14 +91,16 @@ run() {
     if want gui; then # issue 25: edits in the explorer, request to overlay drawn, and where the time went
         export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH=$dir/pkg/plugins XDG_RUNTIME_DIR=/tmp/rgx-runtime
         mkdir -p -m 700 "$XDG_RUNTIME_DIR"
-        local bench name size range
+        local bench name size range seeds
         for bench in rgx_gui_bench-old rgx_gui_bench; do
             [[ -x $bin/$bench ]] || continue
+            # SIZE:RANGE[:SEEDS]
             for drag in ${RGX_GUI_DRAGS:-4096:10 4096:30 8192:10 8192:30}; do
-                size=${drag%%:*} range=${drag##*:} name=$out/$bench-$size-$range.txt
+                IFS=: read -r size range seeds <<< "$drag"
+                seeds=${seeds:-1} name=$out/$bench-$size-$range-$seeds.txt
                 timeout 120 "$bin/$bench" --device nvidia --size 0 --drag-size "$size" --drag-range "$range" \
-                    --drag-variant "${RGX_GUI_VARIANT:-fusion=tiles}" > "$name" 2>&1
-                done_with "$bench drag $size +-$range" $?
+                    --drag-seeds "$seeds" --drag-variant "${RGX_GUI_VARIANT:-fusion=tiles}" > "$name" 2>&1
+                done_with "$bench drag $size +-$range, $seeds seed(s)" $?
                 grep -E '^(drag|edit breakdown|  also)' "$name" | cut -c1-230
             done
             timeout 120 "$bin/$bench" --device nvidia --size "${RGX_GUI_PLAYBACK:-8192}" --drag-size 512 \
@@ -106,6 +108,12 @@ run() {
             done_with "$bench playback and coins" $?
             grep -E '^(playback|peak|coins|edit breakdown|  also)' "$out/$bench-playback-coins.txt" | cut -c1-230
         done
+    fi
+    if want defaults; then # issue 25: the explorer's default variant on a GPU, against the CPU runtimes' one
+        timeout 300 "$bin/rgx-cli" bench --interactive --device nvidia --sizes 4096 \
+            --variants 'fusion=tiles;driver=host-batched' > "$out/defaults.txt" 2>&1
+        done_with defaults $?
+        grep -E '^(noise|add|move|change|remove|the first)' "$out/defaults.txt" | cut -c1-120
     fi
     cat "$out"/old.txt "$out"/bench.txt "$out"/range-*.txt 2>/dev/null | grep -E 'floor|^best variant|^noise' | cut -c1-240
     grep -sE '^(add|move|change|remove|the first|upload|footprint|noise)' "$out/interactive.txt" | cut -c1-160

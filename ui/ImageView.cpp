@@ -256,13 +256,42 @@ void ImageView::paintView()
     drawSeeds(painter);
 }
 
-void ImageView::drawSeeds(QPainter& painter)
+// A seed's numbered marker, drawn once and kept: text and antialiased
+// circles cost more than the rest of a paint when there are dozens of seeds.
+const QPixmap& ImageView::marker(int index, bool selected)
 {
+    const qreal ratio = devicePixelRatioF();
+    const quint64 key = (quint64(index) << 1) | (selected ? 1u : 0u);
+    auto cached = markers_.find(key);
+    if (cached != markers_.end() && qFuzzyCompare(cached->devicePixelRatio(), ratio))
+        return *cached;
+    const QString number = QString::number(index + 1);
+    const double radius = std::max(markerRadius, 4.0 + 3.5 * number.size());
+    const double side = 2 * radius + 4;
+    QPixmap pixmap(QSize(int(std::ceil(side * ratio)), int(std::ceil(side * ratio))));
+    pixmap.setDevicePixelRatio(ratio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    QFont font = painter.font();
+    QFont font = this->font();
     font.setBold(true);
     font.setPointSizeF(7.5);
     painter.setFont(font);
+    const QColor colour = regionColour(index + 1);
+    const QPointF centre(side / 2, side / 2);
+    painter.setPen(QPen(selected ? QColor(255, 255, 255) : QColor(0, 0, 0), selected ? 3.0 : 1.5));
+    painter.setBrush(colour);
+    painter.drawEllipse(centre, radius, radius);
+    const double luminance = 0.299 * colour.redF() + 0.587 * colour.greenF() + 0.114 * colour.blueF();
+    painter.setPen(luminance > 0.55 ? Qt::black : Qt::white);
+    painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter, number);
+    painter.end();
+    return *markers_.insert(key, pixmap);
+}
+
+void ImageView::drawSeeds(QPainter& painter)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
     for (size_t i = 0; i < seeds_.size(); ++i) {
         QPoint pixel(seeds_[i].x, seeds_[i].y);
         if (drag_ == Drag::Seed && int(i) == dragIndex_)
@@ -270,7 +299,6 @@ void ImageView::drawSeeds(QPainter& painter)
         const QPointF centre = pixelCentre(pixel.x(), pixel.y());
         if (!QRectF(rect()).adjusted(-20, -20, 20, 20).contains(centre))
             continue;
-        const QColor colour = regionColour(int(i) + 1);
         const bool selected = int(i) == selected_;
         if (scale_ >= 6.0) {
             // Close up, outline the seed's pixel itself.
@@ -279,15 +307,9 @@ void ImageView::drawSeeds(QPainter& painter)
             painter.drawRect(QRectF(offset_ + QPointF(pixel.x() * scale_, pixel.y() * scale_),
                                     QSizeF(scale_, scale_)));
         }
-        const QString number = QString::number(i + 1);
-        const double radius = std::max(markerRadius, 4.0 + 3.5 * number.size());
-        painter.setPen(QPen(selected ? QColor(255, 255, 255) : QColor(0, 0, 0), selected ? 3.0 : 1.5));
-        painter.setBrush(colour);
-        painter.drawEllipse(centre, radius, radius);
-        const double luminance = 0.299 * colour.redF() + 0.587 * colour.greenF() + 0.114 * colour.blueF();
-        painter.setPen(luminance > 0.55 ? Qt::black : Qt::white);
-        painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
-                         Qt::AlignCenter, number);
+        const QPixmap& picture = marker(int(i), selected);
+        const QSizeF size = picture.deviceIndependentSize();
+        painter.drawPixmap(centre - QPointF(size.width() / 2, size.height() / 2), picture);
     }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Seeds.h"
+#include <QHash>
 #include <QImage>
 #include <QPixmap>
 #include <QPoint>
@@ -88,6 +89,7 @@ private:
     void setScale(double scale, const QPointF& anchor);
     const QPixmap& level(int index);
     void drawSeeds(QPainter& painter);
+    const QPixmap& marker(int index, bool selected);
     QPoint clampToImage(const QPoint& pixel) const;
 
     // Halved copies of the picture: zoomed far out, the view draws from the
@@ -106,6 +108,7 @@ private:
     bool fitting_ = true;     // keep fitting on resize until the user zooms
 
     std::vector<Seed> seeds_;
+    QHash<quint64, QPixmap> markers_; // by seed index and selection
     int selected_ = -1;
 
     enum class Drag { None, Pending, Pan, Seed };
