@@ -18,14 +18,19 @@ QString failureKindName(FailureKind kind)
     return QStringLiteral("failure");
 }
 
+std::string paramsKey(const PipelineParams& p)
+{
+    std::ostringstream key;
+    key << prefilterText(p.prefilter) << '|' << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|'
+        << p.grow.tolerance << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
+        << p.grow.connectivity << '|' << p.grow.maxIterations;
+    return key.str();
+}
+
 std::string inputsKey(const RunRequest& request)
 {
     std::ostringstream key;
-    const PipelineParams& p = request.params;
-    key << static_cast<const void*>(request.image.get()) << '|' << prefilterText(p.prefilter) << '|'
-        << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|' << p.grow.tolerance
-        << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
-        << p.grow.connectivity << '|' << p.grow.maxIterations << '|';
+    key << static_cast<const void*>(request.image.get()) << '|' << paramsKey(request.params) << '|';
     for (const Seed& seed : request.seeds)
         key << seed.x << ',' << seed.y << ';';
     return key.str();

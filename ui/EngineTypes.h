@@ -40,6 +40,8 @@ struct WorkerTimes {
 // image, the seeds and the parameters (the CPU reference's cache key, and
 // what makes two runs' times comparable).
 std::string inputsKey(const RunRequest& request);
+// The parameters alone, as text (equal texts: equal parameters).
+std::string paramsKey(const PipelineParams& params);
 
 // A finished run: the device result and, when asked, the CPU reference and
 // where the two differ.

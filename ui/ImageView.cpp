@@ -31,28 +31,8 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent)
                               "Drag elsewhere or with the middle button: pan; wheel: zoom."));
 }
 
-void ImageView::setPicture(const QPixmap& picture, bool newImage)
-{
-    levels_.clear();
-    renderer_ = nullptr;
-    rendered_ = QImage();
-    if (picture.isNull()) {
-        clear();
-        return;
-    }
-    levels_.push_back(picture);
-    const QSize previousSize = imageSize_;
-    imageSize_ = picture.size();
-    if (newImage || previousSize != imageSize_) {
-        fitting_ = true;
-        zoomToFit();
-    }
-    update();
-}
-
 void ImageView::setRenderedPicture(QSize imageSize, Renderer renderer, quint64 serial, bool newImage)
 {
-    levels_.clear();
     renderer_ = std::move(renderer);
     rendererSerial_ = serial;
     const QSize previousSize = imageSize_;
@@ -71,7 +51,6 @@ QImage ImageView::grabShown()
 
 void ImageView::clear()
 {
-    levels_.clear();
     renderer_ = nullptr;
     rendered_ = QImage();
     imageSize_ = QSize();
@@ -86,6 +65,29 @@ void ImageView::setSeeds(const std::vector<Seed>& seeds)
     if (selected_ >= int(seeds_.size()))
         selected_ = -1;
     update();
+}
+
+void ImageView::setBanner(const QString& text)
+{
+    if (text == banner_)
+        return;
+    banner_ = text;
+    update();
+}
+
+void ImageView::drawBanner(QPainter& painter)
+{
+    if (banner_.isEmpty())
+        return;
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QFont font = painter.font();
+    font.setBold(true);
+    painter.setFont(font);
+    const QRect band(0, 0, width(), painter.fontMetrics().height() + 10);
+    painter.fillRect(band, QColor(160, 90, 0, 215));
+    painter.setPen(Qt::white);
+    painter.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                     painter.fontMetrics().elidedText(banner_, Qt::ElideRight, band.width() - 16));
 }
 
 void ImageView::setSelectedSeed(int index)
@@ -172,17 +174,6 @@ void ImageView::setScale(double scale, const QPointF& anchor)
     update();
 }
 
-const QPixmap& ImageView::level(int index)
-{
-    while (int(levels_.size()) <= index) {
-        const QPixmap& previous = levels_.back();
-        levels_.push_back(previous.scaled(std::max(1, (previous.width() + 1) / 2),
-                                          std::max(1, (previous.height() + 1) / 2),
-                                          Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
-    }
-    return levels_[size_t(index)];
-}
-
 void ImageView::paintEvent(QPaintEvent*)
 {
     QElapsedTimer clock;
@@ -220,40 +211,13 @@ void ImageView::paintView()
             painter.drawImage(shown.topLeft(), rendered_);
         }
         drawSeeds(painter);
+        drawBanner(painter);
         return;
     }
-    if (levels_.empty()) {
-        painter.setPen(QColor(220, 220, 220));
-        painter.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
-                         QStringLiteral("Open an image (Ctrl+O), a sample (File > Open Sample),\n"
-                                        "or drop an image or session file here."));
-        return;
-    }
-    // Far out, draw from a halved copy no smaller than the screen needs.
-    int levelIndex = 0;
-    double levelScale = scale_;
-    while (levelScale <= 0.5 && std::min(levels_.front().width(), levels_.front().height()) >> (levelIndex + 1) >= 8) {
-        levelScale *= 2.0;
-        ++levelIndex;
-    }
-    const QPixmap& pixmap = level(levelIndex);
-    const double toWidget = scale_ * double(imageSize_.width()) / double(pixmap.width());
-
-    // Only the visible part of the picture, in whole source pixels.
-    const QRectF shown = QRectF(offset_, QSizeF(imageSize_) * scale_).intersected(QRectF(rect()));
-    if (!shown.isEmpty()) {
-        const double left = std::floor((shown.left() - offset_.x()) / toWidget);
-        const double top = std::floor((shown.top() - offset_.y()) / toWidget);
-        const double right = std::min<double>(pixmap.width(), std::ceil((shown.right() - offset_.x()) / toWidget));
-        const double bottom = std::min<double>(pixmap.height(), std::ceil((shown.bottom() - offset_.y()) / toWidget));
-        const QRectF source(left, top, right - left, bottom - top);
-        const QRectF target(offset_.x() + left * toWidget, offset_.y() + top * toWidget,
-                            source.width() * toWidget, source.height() * toWidget);
-        // Zoomed in, pixels stay crisp squares; zoomed out, they are averaged.
-        painter.setRenderHint(QPainter::SmoothPixmapTransform, toWidget < 1.0);
-        painter.drawPixmap(target, pixmap, source);
-    }
-    drawSeeds(painter);
+    painter.setPen(QColor(220, 220, 220));
+    painter.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
+                     QStringLiteral("Open an image (Ctrl+O), a sample (File > Open Sample),\n"
+                                    "or drop an image or session file here."));
 }
 
 // A seed's numbered marker, drawn once and kept: text and antialiased

@@ -18,8 +18,6 @@ class ImageView : public QWidget {
 public:
     explicit ImageView(QWidget* parent = nullptr);
 
-    // A new image: the picture is shown fitted to the view.
-    void setPicture(const QPixmap& picture, bool newImage);
     // Draws the image rectangle `source` (image pixels) into all of `out`.
     using Renderer = std::function<void(const QRectF& source, QImage& out)>;
     // A picture too large to hold whole at full size (and its frames): the
@@ -27,7 +25,7 @@ public:
     // the view changes; `serial` names what it draws (a new one, a new frame).
     void setRenderedPicture(QSize imageSize, Renderer renderer, quint64 serial, bool newImage);
     void clear();
-    bool hasPicture() const { return !levels_.empty() || bool(renderer_); }
+    bool hasPicture() const { return bool(renderer_); }
     // What the view shows now, at its own size (the rendered part included).
     QImage grabShown();
     QSize imageSize() const { return imageSize_; }
@@ -40,6 +38,10 @@ public:
     const PaintTimes& lastPaint() const { return lastPaint_; }
 
     void setSeeds(const std::vector<Seed>& seeds);
+    // A line drawn across the top of the view (empty: none), e.g. why the
+    // picture is stale.
+    void setBanner(const QString& text);
+    QString banner() const { return banner_; }
     int selectedSeed() const { return selected_; }
     void setSelectedSeed(int index);
 
@@ -87,14 +89,11 @@ private:
     void paintView();
     void zoomAround(double factor, const QPointF& anchor);
     void setScale(double scale, const QPointF& anchor);
-    const QPixmap& level(int index);
     void drawSeeds(QPainter& painter);
+    void drawBanner(QPainter& painter);
     const QPixmap& marker(int index, bool selected);
     QPoint clampToImage(const QPoint& pixel) const;
 
-    // Halved copies of the picture: zoomed far out, the view draws from the
-    // level closest to the screen size, so a 4096 x 4096 image stays smooth.
-    std::vector<QPixmap> levels_;
     Renderer renderer_;
     quint64 rendererSerial_ = 0;
     // The last rendered part, drawn again while nothing it depends on changed.
@@ -109,6 +108,7 @@ private:
 
     std::vector<Seed> seeds_;
     QHash<quint64, QPixmap> markers_; // by seed index and selection
+    QString banner_;
     int selected_ = -1;
 
     enum class Drag { None, Pending, Pan, Seed };

@@ -144,6 +144,7 @@ void MainWindow::connectParts()
         files_->setResult(outcome.result);
     });
     connect(runs_, &RunController::referenceChanged, viewState_, &ViewState::showReference);
+    connect(runs_, &RunController::staleChanged, viewState_, &ViewState::setStale);
     connect(runs_, &RunController::partialResult, viewState_, &ViewState::showPartial);
     connect(viewState_, &ViewState::corruptionViewChanged, runs_, &RunController::setWantsReference);
     connect(runs_, &RunController::statusChanged, runStatus_, &QLabel::setText);
@@ -481,7 +482,7 @@ void MainWindow::createStatusBar()
     connect(runs_, &RunController::liveTurnedOff, this, &MainWindow::showLiveState);
     showLiveState(QString());
     statusBar()->addPermanentWidget(liveBadge_);
-    statusBar()->addPermanentWidget(runStatus_);
+    statusBar()->addPermanentWidget(runStatus_, 1); // the widest: it takes what is left
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(pixelInfo_);
     statusBar()->addPermanentWidget(zoomLabel_);

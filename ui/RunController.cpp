@@ -57,10 +57,21 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
             autoRunTimer_.start(0);
+        checkStale();
     });
+    // Another device or variant: live runs again; otherwise the result is stale.
+    auto settingsChanged = [this] {
+        if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty() && result_)
+            autoRunTimer_.start(0);
+        checkStale();
+    };
+    connect(panels_.devices, &DevicePanel::variantChanged, this, settingsChanged);
+    connect(panels_.devices, &DevicePanel::deviceChanged, this, settingsChanged);
+    connect(panels_.parameters, &ParametersPanel::autoRunChanged, this, &RunController::checkStale);
     connect(panels_.parameters, &ParametersPanel::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty() && result_)
             autoRunTimer_.start(150);
+        checkStale();
     });
     connect(panels_.parameters, &ParametersPanel::autoRunChosen, this, &RunController::setLiveChoice);
     connect(panels_.lab, &LabPanel::runRequested, this, &RunController::runLab);
@@ -265,6 +276,8 @@ void RunController::reset()
     diff_.reset();
     referencePending_ = false;
     panels_.timings->clearCurrentRun();
+    stale_.clear();
+    emit staleChanged(stale_);
     emit resultChanged(RunOutcome{});
     emit statusChanged(QStringLiteral("Ready"));
     emit stateChanged();
@@ -329,6 +342,8 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     pendingRequestNs_ = requestNs_;
     pendingReceivedNs_ = receivedNs;
     pendingShownNs_ = 0;
+    stale_.clear();
+    emit staleChanged(stale_);
     emit resultChanged(outcome); // the window paints the new overlay at once
     if (pendingEdit_) {
         pendingShownNs_ = steadyNs();
@@ -454,9 +469,44 @@ void RunController::onRunFailed(const RunFailure& failure)
                        message, failure.buildLog);
     }
     emit runFailed(failure.message);
+    checkStale();
 }
 
 void RunController::setLiveChoice(bool on) { liveChoice_ = on; }
+
+// What differs between the shown result's request and the panels now;
+// empty when nothing does.
+QString RunController::staleReason() const
+{
+    if (!result_)
+        return {};
+    QStringList changed;
+    if (resultRequest_.deviceId != panels_.devices->currentDeviceId())
+        changed << QStringLiteral("the device");
+    if (resultRequest_.variant != panels_.devices->variant())
+        changed << QStringLiteral("the variant");
+    if (paramsKey(resultRequest_.params) != paramsKey(panels_.parameters->params()))
+        changed << QStringLiteral("the parameters");
+    if (!dragSeeds_ && resultRequest_.seeds != document_->seeds())
+        changed << QStringLiteral("the seeds");
+    if (changed.isEmpty())
+        return {};
+    return QStringLiteral("%1 changed since run #%2").arg(changed.join(QStringLiteral(", ")), QString::number(resultRequest_.id));
+}
+
+// A result made with other settings than the panels show is drawn as stale
+// until the next run; in live mode the next run is already on its way.
+void RunController::checkStale()
+{
+    QString reason = staleReason();
+    const bool rerunComing = panels_.parameters->autoRun() && (running_ || autoRunTimer_.isActive());
+    if (!reason.isEmpty() && rerunComing)
+        reason.clear();
+    if (reason == stale_)
+        return;
+    stale_ = reason;
+    emit staleChanged(stale_);
+}
 
 // A seed dragged in live mode runs while it moves. A run in flight is left
 // to finish (cancelling it at every mouse move would never show anything);

@@ -74,6 +74,9 @@ public:
     void overlayDrawn(double overlayMs, double paintMs);
     // Where the last edit's time went.
     const EditTimes& lastEdit() const { return lastEdit_; }
+    // Why the shown result no longer matches the panels (device, variant,
+    // parameters or seeds changed, and no live run is on its way); empty when it does.
+    QString stale() const { return stale_; }
 
 public slots:
     void runNow();
@@ -109,6 +112,8 @@ signals:
     void editMeasured(const rgx::ui::EditTimes& times);
     // Live segmentation turned itself off, and why (the status bar says so).
     void liveTurnedOff(const QString& why);
+    // The shown result became stale (with the reason), or current again (empty).
+    void staleChanged(const QString& reason);
     void runFailed(const QString& message);
     void referenceReady();
     void raceCheckFinished(const QString& report);
@@ -129,6 +134,8 @@ private:
     void logResult(const RunOutcome& outcome);
     void finishEdit(double overlayMs, double paintMs);
     void followLatency(double latencyMs);
+    QString staleReason() const;
+    void checkStale();
     void requestReferenceIfNeeded();
     QString runLabel(const RunRequest& request) const;
     QString cliPath() const;
@@ -166,6 +173,7 @@ private:
     bool drawReports_ = false;
     std::string lastShape_;          // device, variant, prefilter and image of the last result
     bool pendingFirstOfShape_ = false;
+    QString stale_;
     EditTimes lastEdit_;
     // Live runs: a seed edit runs at once (the timer coalesces the edits of
     // one event), a parameter edit after a short pause for typing.

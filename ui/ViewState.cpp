@@ -33,6 +33,16 @@ void ViewState::setCorruptionView(bool on)
     refreshPicture();
 }
 
+void ViewState::setStale(const QString& reason)
+{
+    if (reason == stale_)
+        return;
+    stale_ = reason;
+    view_->setBanner(reason.isEmpty() ? QString()
+                                      : QStringLiteral("Stale: %1. Run (F5) to see the current settings.").arg(reason));
+    refreshPicture();
+}
+
 void ViewState::showImage()
 {
     filteredImage_ = QImage();
@@ -166,7 +176,7 @@ void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, View
 OverlayStyle ViewState::overlayStyle(uint32_t frame) const
 {
     OverlayStyle style;
-    style.opacity = playback_->opacity();
+    style.opacity = playback_->opacity() * (stale_.isEmpty() ? 1.0 : 0.35);
     style.outlines = playback_->outlines();
     style.frontier = playback_->frontier();
     style.frame = frame;

@@ -42,6 +42,9 @@ public slots:
     // The corruption view: the regions over the darkened image, pixels that
     // differ from the CPU reference in magenta.
     void setCorruptionView(bool on);
+    // The result no longer matches the panels (empty: it does): its regions
+    // are drawn faint, under a line that says why.
+    void setStale(const QString& reason);
     // A new image in the document: the image alone.
     void showImage();
     // A new result (an empty outcome: none).
@@ -76,6 +79,7 @@ private:
     PlaybackPanel* playback_;
     Notices* notices_;
     bool corruption_ = false;
+    QString stale_;
 
     GrowResultPtr result_;
     GrowResultPtr beforePostfilter_; // result_ with the labels and stamps before the postfilter

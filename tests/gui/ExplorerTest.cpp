@@ -136,6 +136,7 @@ private slots:
     void liveModeTurnsItselfOnAfterAFastRunUnlessChosen();
     void aClickInLiveModeRunsExactlyOnce();
     void liveModeIsNeverTurnedOffByAFirstRunNorSilently();
+    void aResultOfOtherSettingsIsDrawnStaleOrRunAgain();
     void aSecondClickDuringARunSupersedesTheFirst();
     void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
@@ -1058,6 +1059,43 @@ void ExplorerTest::liveModeIsNeverTurnedOffByAFirstRunNorSilently()
     QVERIFY(child<QAction>(window_.get(), "autoRunAction")->isChecked());
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     QVERIFY(window_->parametersPanel()->autoRun());
+}
+
+void ExplorerTest::aResultOfOtherSettingsIsDrawnStaleOrRunAgain()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    QVERIFY(!window_->parametersPanel()->autoRun());
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    // Live off by the user's choice (a fast run may have turned it on).
+    if (window_->parametersPanel()->autoRun())
+        child<QAction>(window_.get(), "autoRunAction")->trigger();
+    QVERIFY(!window_->parametersPanel()->autoRun());
+    QVERIFY(window_->imageView()->banner().isEmpty());
+    const QImage current = window_->imageView()->grabShown();
+    // Live off: another variant leaves the result of the old one, drawn faint under a line that says why.
+    QVERIFY(window_->setVariantText(QStringLiteral("driver=host-sync")));
+    QVERIFY2(window_->imageView()->banner().contains(QStringLiteral("the variant changed since run #1")),
+             qPrintable(window_->imageView()->banner()));
+    QVERIFY(window_->imageView()->grabShown() != current);
+    QVERIFY(!window_->isRunning());
+    // So do new parameters, named too.
+    auto* connectivity = child<QComboBox>(window_.get(), "connectivityCombo");
+    connectivity->setCurrentIndex(connectivity->currentIndex() == 0 ? 1 : 0);
+    QVERIFY2(window_->imageView()->banner().contains(QStringLiteral("the variant, the parameters changed")),
+             qPrintable(window_->imageView()->banner()));
+    // A run makes it current again.
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QVERIFY(window_->imageView()->banner().isEmpty());
+    // Live on: another variant runs again at once, and nothing is drawn stale meanwhile.
+    child<QAction>(window_.get(), "autoRunAction")->trigger();
+    QVERIFY(window_->parametersPanel()->autoRun());
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QVERIFY(window_->setVariantText(QStringLiteral("driver=host-batched")));
+    QVERIFY(window_->imageView()->banner().isEmpty());
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(window_->runs()->resultRequest().variant, parseVariant("driver=host-batched"));
+    QVERIFY(window_->imageView()->banner().isEmpty());
 }
 
 void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
