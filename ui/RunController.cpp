@@ -358,7 +358,13 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     if (!outcome.request.variant.wrongOnPurpose())
         panels_.devices->noteRunTime(outcome.request.deviceId, outcome.request.variant, inputsKey(outcome.request),
                                      result_->hostMilliseconds);
-    panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_});
+    RunInputs inputs;
+    inputs.image = QStringLiteral("%1 (%2 x %3)").arg(document_->imagePath()).arg(outcome.request.image->width)
+                       .arg(outcome.request.image->height);
+    for (const Seed& seed : outcome.request.seeds)
+        inputs.seeds += std::to_string(seed.x) + ',' + std::to_string(seed.y) + ';';
+    inputs.params = paramsKey(outcome.request.params);
+    panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_, inputs});
     logResult(outcome);
     if (result_->stoppedAtCap)
         notices_->warn(QStringLiteral("Iteration cap"),

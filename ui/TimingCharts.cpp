@@ -63,6 +63,18 @@ std::vector<KernelCategory> categoriesOf(const std::vector<TimingRecord>& record
 
 QString shortLabel(const RunEntry& run) { return QStringLiteral("#%1 %2").arg(run.number).arg(run.label); }
 
+QString inputsDifference(const RunInputs& a, const RunInputs& b)
+{
+    QStringList differences;
+    if (a.image != b.image)
+        differences << QStringLiteral("another image");
+    if (a.seeds != b.seeds)
+        differences << QStringLiteral("other seeds");
+    if (a.params != b.params)
+        differences << QStringLiteral("other parameters");
+    return differences.join(QStringLiteral(", "));
+}
+
 void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
 {
     plot->clearPlottables();

@@ -5,6 +5,7 @@
 
 #include "Result.h"
 #include <QString>
+#include <string>
 #include <vector>
 
 class QCustomPlot;
@@ -14,14 +15,25 @@ namespace rgx::ui {
 
 class TimelinePlot;
 
+// What a run's times depend on besides the device and the variant: two runs'
+// times compare only where these are equal.
+struct RunInputs {
+    QString image;      // the file and its size
+    std::string seeds;
+    std::string params;
+};
+
 struct RunEntry {
     int number = 0;
     QString label;       // e.g. "host-sync, queue, atomics on cpu-haswell"
     GrowResultPtr result;
+    RunInputs inputs;
 };
 
 // "#3 host-sync, queue, atomics on cpu-haswell"
 QString shortLabel(const RunEntry& run);
+// What differs between two runs' inputs ("another image, other seeds"); empty when nothing does.
+QString inputsDifference(const RunInputs& a, const RunInputs& b);
 
 // Each one replaces what the chart showed; the plots keep their layout.
 void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs);

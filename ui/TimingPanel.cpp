@@ -295,8 +295,12 @@ QString TimingPanel::speedUpText(const RunEntry& run) const
     const double own = run.result->hostMilliseconds;
     if (first <= 0 || own <= 0)
         return {};
-    const double ratio = first / own;
     const int number = kept_.front().number;
+    // A ratio between runs on different inputs says nothing about the variants.
+    const QString difference = inputsDifference(run.inputs, kept_.front().inputs);
+    if (!difference.isEmpty())
+        return QStringLiteral("; not compared with #%1 (%2)").arg(number).arg(difference);
+    const double ratio = first / own;
     if (ratio >= 1.0)
         return QStringLiteral("; <b>%1x faster than #%2</b>").arg(ratio, 0, 'f', 1).arg(number);
     return QStringLiteral("; <b>%1x slower than #%2</b>").arg(1.0 / ratio, 0, 'f', 1).arg(number);
