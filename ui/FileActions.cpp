@@ -380,12 +380,13 @@ bool FileActions::exportTimings(const QString& path)
 
 QString FileActions::dialogDirectory(const char* key) const
 {
-    return QSettings().value(QStringLiteral("directories/") + QLatin1String(key)).toString();
+    return setting(QStringLiteral("directories/") + QLatin1String(key)).toString();
 }
 
 void FileActions::rememberDirectory(const char* key, const QString& file) const
 {
-    QSettings().setValue(QStringLiteral("directories/") + QLatin1String(key), QFileInfo(file).absolutePath());
+    const_cast<FileActions*>(this)->setSetting(QStringLiteral("directories/") + QLatin1String(key),
+                                               QFileInfo(file).absolutePath());
 }
 
 void FileActions::chooseOpenImage()
@@ -469,12 +470,11 @@ void FileActions::chooseExport(const QString& what)
 
 void FileActions::chooseExportChart()
 {
-    QSettings settings;
-    const QSize lastSize = settings.value(QStringLiteral("chart/size"), QSize(1600, 900)).toSize();
+    const QSize lastSize = setting(QStringLiteral("chart/size"), QSize(1600, 900)).toSize();
     ChartExportDialog dialog(window_, int(panels_.timings->currentChart()), lastSize);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    settings.setValue(QStringLiteral("chart/size"), dialog.size());
+    setSetting(QStringLiteral("chart/size"), dialog.size());
     panels_.timings->showChart(TimingPanel::Chart(dialog.chart()));
     const QString suggested = QDir(dialogDirectory("export")).filePath(QStringLiteral("timings.png"));
     QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export chart"), suggested,
@@ -506,21 +506,50 @@ void FileActions::attachRecentMenu(QMenu* menu)
     connect(menu, &QMenu::aboutToShow, this, [this, menu] { rebuildRecentMenu(menu); });
 }
 
+// What the explorer remembers between starts: in the settings, or (with
+// --no-settings) for this run only, so that nothing is written.
+QVariant FileActions::setting(const QString& key, const QVariant& fallback) const
+{
+    if (!remembers_)
+        return unsavedSettings_.value(key, fallback);
+    return QSettings().value(key, fallback);
+}
+
+void FileActions::setSetting(const QString& key, const QVariant& value)
+{
+    if (!remembers_)
+        unsavedSettings_.insert(key, value);
+    else
+        QSettings().setValue(key, value);
+}
+
+QStringList FileActions::recentFiles() const
+{
+    return setting(QStringLiteral("recentFiles")).toStringList();
+}
+
 void FileActions::addRecentFile(const QString& path)
 {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    files.removeAll(path);
-    files.prepend(path);
+    // One entry per file, however it was named (relative, through links).
+    const QFileInfo info(path);
+    const QString file = info.exists() ? info.canonicalFilePath() : info.absoluteFilePath();
+    QStringList files;
+    for (const QString& listed : recentFiles()) {
+        const QFileInfo other(listed);
+        const QString same = other.exists() ? other.canonicalFilePath() : other.absoluteFilePath();
+        if (same != file && !files.contains(same))
+            files << same;
+    }
+    files.prepend(file);
     while (files.size() > maxRecentFiles)
         files.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), files);
+    setSetting(QStringLiteral("recentFiles"), files);
 }
 
 void FileActions::rebuildRecentMenu(QMenu* menu)
 {
     menu->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    const QStringList files = recentFiles();
     for (int i = 0; i < files.size(); ++i) {
         const QString path = files[i];
         QAction* action = menu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()),
@@ -531,7 +560,7 @@ void FileActions::rebuildRecentMenu(QMenu* menu)
     if (files.isEmpty())
         menu->addAction(QStringLiteral("(none)"))->setEnabled(false);
     menu->addSeparator();
-    menu->addAction(QStringLiteral("Clear List"), this, [] { QSettings().remove(QStringLiteral("recentFiles")); });
+    menu->addAction(QStringLiteral("Clear List"), this, [this] { setSetting(QStringLiteral("recentFiles"), QStringList()); });
 }
 
 } // namespace rgx::ui

@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <QStringList>
+#include <QVariant>
 #include <memory>
 #include <string>
 
@@ -54,6 +56,11 @@ public:
     // rebuilt each time the menu opens.
     void fillSampleMenu(QMenu* menu);
     void attachRecentMenu(QMenu* menu);
+    // The recent files, the last opened first, one entry per file.
+    QStringList recentFiles() const;
+    // False (--no-settings): recent files, folders and the chart size are
+    // kept for this run only; nothing is written to the settings.
+    void setRemembers(bool on) { remembers_ = on; }
 
 public slots:
     // The result the exports write (null: none yet).
@@ -95,7 +102,11 @@ private:
     QWidget* window_;
     QString sessionPath_;
     GrowResultPtr fullResult();
+    QVariant setting(const QString& key, const QVariant& fallback = {}) const;
+    void setSetting(const QString& key, const QVariant& value);
 
+    bool remembers_ = true;
+    QVariantMap unsavedSettings_; // the settings of this run, when nothing is written
     GrowResultPtr result_;
     GrowResultPtr fullResult_; // result_ with full maps, once an export needed them
     GrowResultPtr fullOf_;

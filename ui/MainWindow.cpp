@@ -75,6 +75,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                               {options_.preferredDevice, options_.restoreSettings, options_.cliPath}, this);
     viewState_ = new ViewState(document_, view_, playback_, notices_, this);
     files_ = new FileActions(document_, {parameters_, devicePanel_, timing_, viewState_}, notices_, this);
+    files_->setRemembers(options_.restoreSettings); // --no-settings writes nothing
     createActions();
     createMenus();
     createStatusBar();

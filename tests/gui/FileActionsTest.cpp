@@ -44,6 +44,7 @@ private slots:
     void exportsWriteTheResult();
     void aFailedExportLeavesNoFile();
     void recentFilesListTheLastOpenedFirst();
+    void recentFilesListEachFileOnceAndNoSettingsWritesNothing();
     void openFileChoosesByTheSuffix();
 
 private:
@@ -260,6 +261,23 @@ void FileActionsTest::recentFilesListTheLastOpenedFirst()
     // The menu is rebuilt each time it opens: a is first now.
     emit menu.aboutToShow();
     QCOMPARE(menu.actions()[0]->text(), QStringLiteral("&1 a.png"));
+}
+
+void FileActionsTest::recentFilesListEachFileOnceAndNoSettingsWritesNothing()
+{
+    // The same file by its absolute path, through "..", and by a relative path.
+    const QString image = writeImage("a.png");
+    QVERIFY(files_->openImage(image));
+    QVERIFY(files_->openImage(folder_->path() + QStringLiteral("/../") + QFileInfo(folder_->path()).fileName()
+                              + QStringLiteral("/a.png")));
+    QVERIFY(files_->openImage(QDir::current().relativeFilePath(image)));
+    QCOMPARE(files_->recentFiles(), QStringList{QFileInfo(image).canonicalFilePath()});
+    // --no-settings: the list goes on for this run, and the settings stay as they were.
+    const QStringList saved = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    files_->setRemembers(false);
+    QVERIFY(files_->openImage(writeImage("b.png")));
+    QCOMPARE(files_->recentFiles().first(), QFileInfo(path("b.png")).canonicalFilePath());
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(), saved);
 }
 
 void FileActionsTest::openFileChoosesByTheSuffix()
