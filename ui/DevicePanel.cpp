@@ -210,7 +210,8 @@ void DevicePanel::setDevices(const std::vector<DeviceInfo>& devices, const std::
     for (size_t i = 0; i < devices_.size(); ++i) {
         const DeviceInfo& device = devices_[i];
         auto* item = new QTreeWidgetItem(deviceList_);
-        item->setText(0, QStringLiteral("%1  %2").arg(text(device.id()), text(device.name)));
+        // The platform too: Intel's CPU runtime names the CPU (e.g. "AMD EPYC"), not itself.
+        item->setText(0, QStringLiteral("%1  %2 (%3)").arg(text(device.id()), text(device.name), text(device.platformName)));
         item->setText(1, text(device.type));
         item->setText(2, QStringLiteral("%1.%2").arg(device.openClCMajor).arg(device.openClCMinor));
         item->setData(0, Qt::UserRole, text(device.id()));

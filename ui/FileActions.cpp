@@ -309,7 +309,8 @@ bool FileActions::exportLabels(const QString& path)
         notices_->warn(QStringLiteral("Export label mask"), QString::fromUtf8(error.what()));
         return false;
     }
-    notices_->log()->info(QStringLiteral("Wrote the label mask to %1").arg(path));
+    notices_->log()->info(QStringLiteral("Wrote the label mask of the final result (iteration %1, whatever playback "
+                                         "shows) to %2").arg(result_->iterations).arg(path));
     return true;
 }
 
@@ -323,7 +324,8 @@ bool FileActions::exportStamps(const QString& path)
         notices_->warn(QStringLiteral("Export stamps"), QString::fromUtf8(error.what()));
         return false;
     }
-    notices_->log()->info(QStringLiteral("Wrote the stamps to %1").arg(path));
+    notices_->log()->info(QStringLiteral("Wrote the stamps of the final result (iteration %1) to %2")
+                              .arg(result_->iterations).arg(path));
     return true;
 }
 
@@ -342,7 +344,9 @@ bool FileActions::exportOverlay(const QString& path)
         notices_->warn(QStringLiteral("Export overlay"), QString::fromUtf8(error.what()));
         return false;
     }
-    notices_->log()->info(QStringLiteral("Wrote the overlay (iteration %1) to %2").arg(panels_.view->frame()).arg(path));
+    notices_->log()->info(QStringLiteral("Wrote the overlay as the view shows it: playback iteration %1 of %2 "
+                                         "(the masks are of the final result) to %3")
+                              .arg(panels_.view->frame()).arg(result_->iterations).arg(path));
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeWidget>
 
 using namespace rgx;
 using namespace rgx::ui;
@@ -49,6 +50,7 @@ private slots:
 
     void aGpuOpensOnTheTileDriverACpuRuntimeOnHostBatched();
     void aVariantChosenByHandSticksAcrossDevices();
+    void theDeviceListNamesEachDevicesPlatform();
     void thePanelComparesTheChosenVariantWithTheFastestOnTheSameInputs();
 
 private:
@@ -81,6 +83,15 @@ void DevicePanelTest::aGpuOpensOnTheTileDriverACpuRuntimeOnHostBatched()
     QCOMPARE(panel_->variant(), GrowVariant{});
     QVERIFY(panel_->selectDevice(cpu_.id()));
     QCOMPARE(panel_->variant(), GrowVariant{});
+}
+
+void DevicePanelTest::theDeviceListNamesEachDevicesPlatform()
+{
+    // Intel's CPU runtime names the CPU it runs on, not itself: the platform says which runtime it is.
+    auto* list = child<QTreeWidget>(panel_.get(), "deviceList");
+    QCOMPARE(list->topLevelItemCount(), 3);
+    QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("0:0  AMD EPYC (Portable Computing Language)"));
+    QCOMPARE(list->topLevelItem(1)->text(0), QStringLiteral("1:0  NVIDIA H100 80GB HBM3 (NVIDIA CUDA)"));
 }
 
 void DevicePanelTest::aVariantChosenByHandSticksAcrossDevices()

@@ -229,6 +229,10 @@ void FileActionsTest::exportsWriteTheResult()
     QCOMPARE(QSize(npyWidth, npyHeight), QSize(40, 20));
     QVERIFY(files_->exportOverlay(path("overlay.png")));
     QCOMPARE(QImage(path("overlay.png")), view_->currentPicture().convertToFormat(QImage(path("overlay.png")).format()));
+    // The log says which iteration each export shows: masks the final result, the overlay the playback frame.
+    QVERIFY2(log_->toPlainText().contains(QStringLiteral("label mask of the final result")), qPrintable(log_->toPlainText()));
+    QVERIFY2(log_->toPlainText().contains(QStringLiteral("overlay as the view shows it: playback iteration")),
+             qPrintable(log_->toPlainText()));
     QVERIFY(files_->exportTimings(path("timings.csv")));
     QVERIFY(QFileInfo(path("timings.csv")).size() > 0);
 }
