@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <cmath>
 #include <stdexcept>
@@ -226,26 +229,110 @@ private:
     const int x1_, y1_;
 };
 
-// Rows [first, end) of the output on threads of their own where the output is
-// large enough to pay for them (a thread costs tens of microseconds).
+// Threads that render bands of a view, started once and kept: starting a
+// dozen threads for every frame cost a few hundred microseconds of it. The
+// caller renders bands too, and returns when every band is done. Renders
+// from several threads take turns.
+class BandPool {
+public:
+    static BandPool& instance()
+    {
+        static BandPool pool(std::clamp<int>(int(std::thread::hardware_concurrency()), 1, 16) - 1);
+        return pool;
+    }
+    int threads() const { return int(workers_.size()) + 1; }
+
+    void run(int bands, const std::function<void(int)>& band)
+    {
+        const std::lock_guard<std::mutex> turn(turn_);
+        std::unique_lock<std::mutex> lock(mutex_);
+        job_ = &band;
+        bandCount_ = bands;
+        nextBand_ = 0;
+        pending_ = bands;
+        ++generation_;
+        lock.unlock();
+        wake_.notify_all();
+        work(generation_);
+        lock.lock();
+        done_.wait(lock, [this] { return pending_ == 0; });
+        job_ = nullptr;
+    }
+
+    ~BandPool()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& worker : workers_)
+            worker.join();
+    }
+
+private:
+    explicit BandPool(int workers)
+    {
+        for (int i = 0; i < workers; ++i)
+            workers_.emplace_back([this] {
+                uint64_t seen = 0;
+                for (;;) {
+                    std::unique_lock<std::mutex> lock(mutex_);
+                    wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+                    if (stopping_)
+                        return;
+                    seen = generation_;
+                    lock.unlock();
+                    work(seen);
+                }
+            });
+    }
+
+    // Takes bands until none is left.
+    void work(uint64_t generation)
+    {
+        for (;;) {
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (generation != generation_ || nextBand_ >= bandCount_)
+                return;
+            const int band = nextBand_++;
+            const std::function<void(int)>* job = job_;
+            lock.unlock();
+            (*job)(band);
+            lock.lock();
+            if (--pending_ == 0)
+                done_.notify_all();
+        }
+    }
+
+    std::mutex turn_;  // one render at a time
+    std::mutex mutex_; // the job and its counters
+    std::condition_variable wake_, done_;
+    std::vector<std::thread> workers_;
+    const std::function<void(int)>* job_ = nullptr;
+    int bandCount_ = 0, nextBand_ = 0, pending_ = 0;
+    uint64_t generation_ = 0;
+    bool stopping_ = false;
+};
+
+// Rows [first, end) of the output in bands on the pool's threads where the
+// output is large enough to pay for them.
 template <typename RenderRows>
 void renderInBands(int outWidth, int outHeight, RenderRows renderRows)
 {
-    constexpr int64_t pixelsPerThread = 32 * 1024;
+    constexpr int64_t pixelsPerBand = 16 * 1024;
     const int64_t pixels = int64_t(outWidth) * outHeight;
-    const int threads = int(std::clamp<int64_t>(pixels / pixelsPerThread, 1,
-                                                std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 16)));
-    if (threads == 1) {
+    const int bands = int(std::clamp<int64_t>(pixels / pixelsPerBand, 1, 64));
+    if (bands == 1 || BandPool::instance().threads() == 1) {
         renderRows(0, outHeight);
         return;
     }
-    std::vector<std::thread> bands;
-    const int rowsPerBand = (outHeight + threads - 1) / threads;
-    for (int first = rowsPerBand; first < outHeight; first += rowsPerBand)
-        bands.emplace_back([=] { renderRows(first, std::min(outHeight, first + rowsPerBand)); });
-    renderRows(0, std::min(outHeight, rowsPerBand));
-    for (std::thread& band : bands)
-        band.join();
+    const int rowsPerBand = (outHeight + bands - 1) / bands;
+    BandPool::instance().run(bands, [&](int band) {
+        const int first = band * rowsPerBand;
+        if (first < outHeight)
+            renderRows(first, std::min(outHeight, first + rowsPerBand));
+    });
 }
 
 // What renderOverlayView draws, for one way of reading the maps.
