@@ -119,6 +119,8 @@ void MainWindow::connectParts()
     });
     connect(view_, &ImageView::seedDragged, runs_, &RunController::seedDragged);
     connect(view_, &ImageView::seedDragFinished, runs_, &RunController::seedDragFinished);
+    connect(view_, &ImageView::seedDragged, seedModel_, &SeedTableModel::setDragged);
+    connect(view_, &ImageView::seedDragFinished, seedModel_, &SeedTableModel::clearDragged);
     connect(view_, &ImageView::hoverPixel, this,
             [this](QPoint pixel, bool inside) { pixelInfo_->setText(viewState_->pixelInfo(pixel, inside)); });
     connect(view_, &ImageView::zoomChanged, this, [this](double zoom) {

@@ -4,6 +4,7 @@
 #include "io/Overlay.h"
 #include <QBrush>
 #include <QLocale>
+#include <utility>
 
 namespace rgx::ui {
 
@@ -40,6 +41,27 @@ void SeedTableModel::setResult(GrowResultPtr result, const std::vector<Seed>& se
     reset();
 }
 
+void SeedTableModel::setDragged(int index, QPoint pixel)
+{
+    if (index < 0 || index >= seeds_->size())
+        return;
+    draggedRow_ = index;
+    draggedTo_ = Seed{pixel.x(), pixel.y()};
+    emit dataChanged(this->index(index, X), this->index(index, RegionSize));
+}
+
+void SeedTableModel::clearDragged()
+{
+    const int row = std::exchange(draggedRow_, -1);
+    if (row >= 0 && row < seeds_->size())
+        emit dataChanged(index(row, X), index(row, RegionSize));
+}
+
+Seed SeedTableModel::shownSeed(int row) const
+{
+    return row == draggedRow_ ? draggedTo_ : seeds_->at(row);
+}
+
 int SeedTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : seeds_->size();
@@ -52,7 +74,7 @@ int SeedTableModel::columnCount(const QModelIndex& parent) const
 
 bool SeedTableModel::hasSize(int row) const
 {
-    return result_ && size_t(row) < seedsOfRun_.size() && seedsOfRun_[size_t(row)] == seeds_->at(row)
+    return result_ && size_t(row) < seedsOfRun_.size() && seedsOfRun_[size_t(row)] == shownSeed(row)
         && size_t(row) < result_->regions.size() && size_t(row) + 1 < labelCounts_.size();
 }
 
@@ -61,7 +83,7 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= seeds_->size())
         return {};
     const int row = index.row();
-    const Seed seed = seeds_->at(row);
+    const Seed seed = shownSeed(row);
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
         case Number: return row + 1;

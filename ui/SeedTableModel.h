@@ -6,6 +6,7 @@
 #include "Result.h"
 #include "SeedSet.h"
 #include <QAbstractTableModel>
+#include <QPoint>
 #include <memory>
 
 namespace rgx::ui {
@@ -25,6 +26,10 @@ public:
     void setResult(GrowResultPtr result, const std::vector<Seed>& seedsOfRun,
                    std::vector<uint64_t> labelCounts = {});
 
+    // A seed being dragged: its row shows where it is now, until the drag ends.
+    void setDragged(int index, QPoint pixel);
+    void clearDragged();
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -39,6 +44,8 @@ signals:
 private:
     void reset();
     bool hasSize(int row) const;
+    // The seed of a row as the view shows it (a dragged one where it is now).
+    Seed shownSeed(int row) const;
 
     SeedSet* seeds_;
     std::shared_ptr<const LumaImage> image_;
@@ -47,6 +54,8 @@ private:
     // Pixels per label in the label map: what the picture shows, even when a
     // wrong-on-purpose variant left the device's own region counts corrupt.
     std::vector<uint64_t> labelCounts_;
+    int draggedRow_ = -1;
+    Seed draggedTo_;
 };
 
 } // namespace rgx::ui

@@ -280,6 +280,10 @@ void TimingPanel::rebuild()
         if (run.result->iterations > 0)
             line += QStringLiteral(" (%1 per iteration)").arg(formatDuration(hostNs / double(run.result->iterations)));
         line += speedUpText(run);
+        // How the run deviated from its variant (a fallback, levels run one by one): seen, not only logged.
+        if (!run.result->note.empty())
+            line += QStringLiteral("; <span style=\"color:#a05a00\">%1</span>")
+                        .arg(QString::fromStdString(run.result->note).toHtmlEscaped());
         lines << line;
     }
     summary_->setText(lines.isEmpty() ? QStringLiteral("Run the pipeline to see its kernel timings.")

@@ -137,6 +137,8 @@ private slots:
     void aClickInLiveModeRunsExactlyOnce();
     void liveModeIsNeverTurnedOffByAFirstRunNorSilently();
     void aResultOfOtherSettingsIsDrawnStaleOrRunAgain();
+    void theSeedTableFollowsADraggedSeed();
+    void howARunDeviatedFromItsVariantIsShownBesideItsTimes();
     void aSecondClickDuringARunSupersedesTheFirst();
     void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
@@ -1097,6 +1099,38 @@ void ExplorerTest::aResultOfOtherSettingsIsDrawnStaleOrRunAgain()
     QVERIFY(finished.wait(120000));
     QCOMPARE(window_->runs()->resultRequest().variant, parseVariant("driver=host-batched"));
     QVERIFY(window_->imageView()->banner().isEmpty());
+}
+
+void ExplorerTest::theSeedTableFollowsADraggedSeed()
+{
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+    auto* table = child<QTableView>(window_.get(), "seedTable");
+    const auto cell = [&](int column) { return table->model()->data(table->model()->index(0, column)).toString(); };
+    QCOMPARE(cell(SeedTableModel::X), QStringLiteral("0"));
+    QTest::mousePress(window_->imageView(), Qt::LeftButton, Qt::NoModifier, at(0, 0));
+    QTest::mouseMove(window_->imageView(), at(3, 2));
+    QTest::mouseMove(window_->imageView(), at(6, 4));
+    // While it moves, the row says where the seed is now.
+    QCOMPARE(cell(SeedTableModel::X), QStringLiteral("6"));
+    QCOMPARE(cell(SeedTableModel::Y), QStringLiteral("4"));
+    QTest::mouseRelease(window_->imageView(), Qt::LeftButton, Qt::NoModifier, at(6, 4));
+    QCOMPARE(window_->seeds().front(), (Seed{6, 4}));
+    QCOMPARE(cell(SeedTableModel::X), QStringLiteral("6"));
+}
+
+void ExplorerTest::howARunDeviatedFromItsVariantIsShownBesideItsTimes()
+{
+    // Two regions in competitive mode: the tile driver goes level by level, and says so.
+    QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
+    QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n39 20\n")));
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Competitive);
+    QVERIFY(window_->setVariantText(QStringLiteral("fusion=tiles")));
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    const std::string note = window_->result()->note;
+    QVERIFY(!note.empty());
+    QVERIFY2(window_->timingPanel()->summaryText().contains(QString::fromStdString(note).toHtmlEscaped()),
+             qPrintable(window_->timingPanel()->summaryText()));
 }
 
 void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
