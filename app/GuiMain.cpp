@@ -85,6 +85,7 @@ int main(int argc, char* argv[])
     rgx::ui::MainWindowOptions options;
     options.preferredDevice = parser.value(device);
     options.restoreSettings = !parser.isSet(fresh);
+    options.asksBeforeDiscarding = !parser.isSet(screenshot); // a scripted screenshot never waits on a question
     rgx::ui::MainWindow window(options);
     window.show();
 

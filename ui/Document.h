@@ -32,6 +32,9 @@ public:
     SeedSet* seedSet() { return &seeds_; }
     const std::vector<Seed>& seeds() const { return seeds_.seeds(); }
     QUndoStack* undoStack() { return &undo_; }
+    // Seeds edited since they were opened, imported or saved.
+    bool hasUnsavedSeeds() const { return hasImage() && !seeds().empty() && !undo_.isClean(); }
+    void markSeedsSaved() { undo_.setClean(); }
 
     void setImage(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma);
     // No image, no seeds, nothing to undo.

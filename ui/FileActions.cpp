@@ -23,8 +23,10 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 
 namespace rgx::ui {
 
@@ -199,6 +201,7 @@ bool FileActions::importSeeds(const QString& path)
     }
     document_->undoStack()->push(new ReplaceSeedsCommand(document_->seedSet(), seeds,
                                                          QStringLiteral("import seeds from %1").arg(QFileInfo(path).fileName())));
+    document_->markSeedsSaved(); // they are in a file
     notices_->log()->info(QStringLiteral("Imported %1 seeds from %2").arg(seeds.size()).arg(path));
     return true;
 }
@@ -211,6 +214,7 @@ bool FileActions::exportSeeds(const QString& path)
         notices_->warn(QStringLiteral("Export seeds"), QString::fromUtf8(error.what()));
         return false;
     }
+    document_->markSeedsSaved();
     notices_->log()->info(QStringLiteral("Wrote %1 seeds to %2").arg(document_->seeds().size()).arg(path));
     return true;
 }
@@ -240,6 +244,7 @@ bool FileActions::openSession(const QString& path)
     parameters->setParams(session.params);
     parameters->setTimeoutSeconds(session.timeoutSeconds);
     document_->seedSet()->replaceAll(session.seeds);
+    document_->markSeedsSaved();
     parameters->setAutoRun(autoRun);
     panels_.devices->setVariant(variant);
     emit sessionDeviceChosen(session.deviceId, session.deviceName);
@@ -250,12 +255,9 @@ bool FileActions::openSession(const QString& path)
     return true;
 }
 
-bool FileActions::saveSession(const QString& path)
+// The image, seeds and choices of now, as a session file records them.
+Session FileActions::currentSession() const
 {
-    if (!document_->hasImage()) {
-        notices_->warn(QStringLiteral("Save session"), QStringLiteral("Open an image first: a session records an image and its seeds."));
-        return false;
-    }
     Session session;
     session.imagePath = document_->imagePath();
     session.seeds = document_->seeds();
@@ -266,12 +268,22 @@ bool FileActions::saveSession(const QString& path)
     if (const DeviceInfo* device = panels_.devices->currentDevice())
         session.deviceName = device->name;
     session.variant = panels_.devices->variant().text();
+    return session;
+}
+
+bool FileActions::saveSession(const QString& path)
+{
+    if (!document_->hasImage()) {
+        notices_->warn(QStringLiteral("Save session"), QStringLiteral("Open an image first: a session records an image and its seeds."));
+        return false;
+    }
     try {
-        saveFileAtomically(path, sessionToJson(session, QFileInfo(path).absolutePath()));
+        saveFileAtomically(path, sessionToJson(currentSession(), QFileInfo(path).absolutePath()));
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Save session"), QString::fromUtf8(error.what()));
         return false;
     }
+    document_->markSeedsSaved();
     sessionPath_ = QFileInfo(path).absoluteFilePath();
     addRecentFile(sessionPath_);
     notices_->log()->info(QStringLiteral("Saved session %1").arg(path));
@@ -393,8 +405,68 @@ void FileActions::rememberDirectory(const char* key, const QString& file) const
                                                QFileInfo(file).absolutePath());
 }
 
+// Before the seeds of the open image go (another image, a session, quitting):
+// true when they may go, after saving them if the user asked to.
+bool FileActions::mayDiscardSeeds(const QString& before)
+{
+    if (!asksBeforeDiscarding_ || !document_->hasUnsavedSeeds())
+        return true;
+    QMessageBox box(QMessageBox::Question, QStringLiteral("Unsaved seeds"),
+                    QStringLiteral("The %1 seeds on %2 have changed since they were last saved. Save them as a session "
+                                   "before %3?")
+                        .arg(document_->seeds().size())
+                        .arg(QFileInfo(document_->imagePath()).fileName(), before),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
+    box.setObjectName(QStringLiteral("unsavedSeedsBox"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: return chooseSaveSession(false);
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+void FileActions::openFileAsked(const QString& path)
+{
+    if (mayDiscardSeeds(QStringLiteral("opening %1").arg(QFileInfo(path).fileName())))
+        openFile(path);
+}
+
+// The session of the last run of the explorer, kept on quitting so that
+// nothing is lost between starts (File > Reopen Last Session).
+QString FileActions::lastSessionPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/last-session.rgx");
+}
+
+void FileActions::keepLastSession()
+{
+    if (!remembers_ || !document_->hasImage() || document_->imagePath().startsWith(QLatin1Char(':')))
+        return;
+    QDir().mkpath(QFileInfo(lastSessionPath()).path());
+    try {
+        saveFileAtomically(lastSessionPath(), sessionToJson(currentSession(), QFileInfo(lastSessionPath()).absolutePath()));
+    } catch (const std::exception& error) {
+        notices_->log()->warning(QStringLiteral("Could not keep the last session: %1").arg(QString::fromUtf8(error.what())));
+    }
+}
+
+bool FileActions::reopenLastSession()
+{
+    if (!QFileInfo::exists(lastSessionPath())) {
+        notices_->warn(QStringLiteral("Reopen last session"), QStringLiteral("No last session is kept yet: it is kept when "
+                                                                             "RGX quits with an image open."));
+        return false;
+    }
+    if (!mayDiscardSeeds(QStringLiteral("reopening the last session")))
+        return false;
+    return openSession(lastSessionPath());
+}
+
 void FileActions::chooseOpenImage()
 {
+    if (!mayDiscardSeeds(QStringLiteral("opening another image")))
+        return;
     const QString path = QFileDialog::getOpenFileName(
         window_, QStringLiteral("Open image"), dialogDirectory("open"),
         QStringLiteral("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm);;Sessions (*.rgx *.json);;All files (*)"));
@@ -426,6 +498,8 @@ void FileActions::chooseExportSeeds()
 
 void FileActions::chooseOpenSession()
 {
+    if (!mayDiscardSeeds(QStringLiteral("opening a session")))
+        return;
     const QString path = QFileDialog::getOpenFileName(window_, QStringLiteral("Open session"), dialogDirectory("session"),
                                                       QStringLiteral("RGX sessions (*.rgx *.json);;All files (*)"));
     if (path.isEmpty())
@@ -434,19 +508,19 @@ void FileActions::chooseOpenSession()
     openSession(path);
 }
 
-void FileActions::chooseSaveSession(bool askForName)
+bool FileActions::chooseSaveSession(bool askForName)
 {
     QString path = sessionPath_;
     if (askForName || path.isEmpty()) {
         path = QFileDialog::getSaveFileName(window_, QStringLiteral("Save session"), dialogDirectory("session"),
                                             QStringLiteral("RGX sessions (*.rgx)"));
         if (path.isEmpty())
-            return;
+            return false;
         if (QFileInfo(path).suffix().isEmpty())
             path += QStringLiteral(".rgx");
         rememberDirectory("session", path);
     }
-    saveSession(path);
+    return saveSession(path);
 }
 
 void FileActions::chooseExport(const QString& what)
@@ -496,7 +570,10 @@ void FileActions::chooseExportChart()
 void FileActions::fillSampleMenu(QMenu* menu)
 {
     for (const Sample& sample : bundledSamples()) {
-        QAction* action = menu->addAction(sample.title, this, [this, name = sample.name] { openSample(name); });
+        QAction* action = menu->addAction(sample.title, this, [this, name = sample.name] {
+            if (mayDiscardSeeds(QStringLiteral("opening the sample")))
+                openSample(name);
+        });
         action->setObjectName(QStringLiteral("sample_") + sample.name);
         action->setToolTip(sample.seedsPath.isEmpty() ? sample.imagePath
                                                       : sample.imagePath + QStringLiteral(" with ") + sample.seedsPath);
@@ -557,7 +634,7 @@ void FileActions::rebuildRecentMenu(QMenu* menu)
     for (int i = 0; i < files.size(); ++i) {
         const QString path = files[i];
         QAction* action = menu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()),
-                                          this, [this, path] { openFile(path); });
+                                          this, [this, path] { openFileAsked(path); });
         action->setToolTip(path);
         action->setEnabled(QFileInfo::exists(path));
     }

@@ -23,6 +23,7 @@ class DevicePanel;
 class Document;
 class Notices;
 class ParametersPanel;
+struct Session;
 class TimingPanel;
 class ViewState;
 
@@ -71,7 +72,19 @@ public slots:
     void chooseImportSeeds();
     void chooseExportSeeds();
     void chooseOpenSession();
-    void chooseSaveSession(bool askForName);
+    // False when nothing was saved (cancelled, or the save failed).
+    bool chooseSaveSession(bool askForName);
+    // Asks before edited seeds go (`before`: "opening another image"):
+    // save, discard or cancel; true when they may go.
+    bool mayDiscardSeeds(const QString& before);
+    // openFile, after asking about edited seeds (the menus and drops).
+    void openFileAsked(const QString& path);
+    // False (tests, scripts): edited seeds go without asking.
+    void setAsksBeforeDiscarding(bool on) { asksBeforeDiscarding_ = on; }
+    // The session kept on quitting, and reopening it.
+    static QString lastSessionPath();
+    void keepLastSession();
+    bool reopenLastSession();
     // what: "labels-png", "labels-npy", "stamps-npy", "overlay-png", "timings-csv", "timings-json"
     void chooseExport(const QString& what);
     void chooseExportChart();
@@ -102,10 +115,12 @@ private:
     QWidget* window_;
     QString sessionPath_;
     GrowResultPtr fullResult();
+    Session currentSession() const;
     QVariant setting(const QString& key, const QVariant& fallback = {}) const;
     void setSetting(const QString& key, const QVariant& value);
 
     bool remembers_ = true;
+    bool asksBeforeDiscarding_ = false;
     QVariantMap unsavedSettings_; // the settings of this run, when nothing is written
     GrowResultPtr result_;
     GrowResultPtr fullResult_; // result_ with full maps, once an export needed them

@@ -76,6 +76,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     viewState_ = new ViewState(document_, view_, playback_, notices_, this);
     files_ = new FileActions(document_, {parameters_, devicePanel_, timing_, viewState_}, notices_, this);
     files_->setRemembers(options_.restoreSettings); // --no-settings writes nothing
+    files_->setAsksBeforeDiscarding(options_.asksBeforeDiscarding);
     createActions();
     createMenus();
     createStatusBar();
@@ -322,6 +323,9 @@ void MainWindow::createMenus()
     files_->attachRecentMenu(recentMenu);
     file->addSeparator();
     QAction* openSessionAction = file->addAction(QStringLiteral("Open Sess&ion..."), files_, &FileActions::chooseOpenSession);
+    QAction* reopenAction = file->addAction(QStringLiteral("Reopen &Last Session"), files_, [this] { files_->reopenLastSession(); });
+    reopenAction->setObjectName(QStringLiteral("reopenLastSessionAction"));
+    reopenAction->setToolTip(QStringLiteral("The image, seeds and choices RGX had when it last quit"));
     openSessionAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction* save = file->addAction(QStringLiteral("&Save Session"), files_, [this] { files_->chooseSaveSession(false); });
     save->setShortcut(QKeySequence::Save);
@@ -560,11 +564,16 @@ void MainWindow::dropEvent(QDropEvent* event)
     event->acceptProposedAction();
     // Open after the drop returns, so that a notice does not block the drag source.
     const QString path = urls.first().toLocalFile();
-    QTimer::singleShot(0, this, [this, path] { files_->openFile(path); });
+    QTimer::singleShot(0, this, [this, path] { files_->openFileAsked(path); });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!files_->mayDiscardSeeds(QStringLiteral("quitting"))) {
+        event->ignore();
+        return;
+    }
+    files_->keepLastSession();
     saveSettings();
     runs_->stopEngine();
     QMainWindow::closeEvent(event);

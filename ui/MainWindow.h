@@ -32,9 +32,12 @@ class SeedTableModel;
 
 struct MainWindowOptions {
     QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
-    // false: start from the defaults and save no window state or choices
-    // (--no-settings, tests); recent files are still recorded.
+    // false: start from the defaults and write nothing (--no-settings,
+    // tests): no window state, choices, recent files or last session.
     bool restoreSettings = true;
+    // Ask before edited seeds go (quitting, another image or session). The
+    // program asks; tests and scripts that open files one after another do not.
+    bool asksBeforeDiscarding = false;
     // The rgx-cli the race check runs under Oclgrind; empty: the one beside
     // this executable.
     QString cliPath;

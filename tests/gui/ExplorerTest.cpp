@@ -23,7 +23,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QAbstractButton>
+#include <QApplication>
 #include <QMessageBox>
+#include <QTimer>
 #include <QMimeData>
 #include <QSettings>
 #include <QToolTip>
@@ -139,6 +142,7 @@ private slots:
     void aResultOfOtherSettingsIsDrawnStaleOrRunAgain();
     void theSeedTableFollowsADraggedSeed();
     void howARunDeviatedFromItsVariantIsShownBesideItsTimes();
+    void editedSeedsAreNotLostOnQuitting();
     void aSecondClickDuringARunSupersedesTheFirst();
     void aDraggedSeedRunsWhileItMoves();
     void iterationCapStopsTheRunWithANotice();
@@ -1131,6 +1135,57 @@ void ExplorerTest::howARunDeviatedFromItsVariantIsShownBesideItsTimes()
     QVERIFY(!note.empty());
     QVERIFY2(window_->timingPanel()->summaryText().contains(QString::fromStdString(note).toHtmlEscaped()),
              qPrintable(window_->timingPanel()->summaryText()));
+}
+
+void ExplorerTest::editedSeedsAreNotLostOnQuitting()
+{
+    QSettings().clear();
+    QFile::remove(FileActions::lastSessionPath());
+    const QString image = writeMaze(folder_->path(), 40, 21);
+    // Answers the question about unsaved seeds with `button` once it shows.
+    const auto answer = [](QMessageBox::StandardButton button) {
+        QTimer::singleShot(0, [button] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            QCOMPARE(box->objectName(), QStringLiteral("unsavedSeedsBox"));
+            QVERIFY(box->text().contains(QStringLiteral("2 seeds")));
+            box->button(button)->click();
+        });
+    };
+    {
+        MainWindowOptions options; // as the program starts: with settings, asking
+        options.asksBeforeDiscarding = true;
+        MainWindow first(options);
+        first.resize(1000, 700);
+        first.show();
+        QVERIFY(QTest::qWaitFor([&] { return first.devicesReady(); }, 60000));
+        QVERIFY(first.openImage(image));
+        QVERIFY(first.importSeeds(writeSeeds(folder_->path(), "0 0\n")));
+        // Imported seeds are saved in their file: quitting would not ask. A click is an edit.
+        QVERIFY(!first.document()->hasUnsavedSeeds());
+        QTest::mouseClick(first.imageView(), Qt::LeftButton, Qt::NoModifier,
+                          first.imageView()->pixelCentre(20, 10).toPoint());
+        QCOMPARE(first.seeds().size(), size_t(2));
+        QVERIFY(first.document()->hasUnsavedSeeds());
+        // Cancel keeps the window and its seeds.
+        answer(QMessageBox::Cancel);
+        QVERIFY(!first.close());
+        QVERIFY(first.isVisible());
+        QCOMPARE(first.seeds().size(), size_t(2));
+        // Discard quits, and the last session is kept all the same.
+        answer(QMessageBox::Discard);
+        QVERIFY(first.close());
+    }
+    QVERIFY(QFileInfo::exists(FileActions::lastSessionPath()));
+    MainWindowOptions options;
+    MainWindow second(options);
+    QVERIFY(QTest::qWaitFor([&] { return second.devicesReady(); }, 60000));
+    QVERIFY(second.seeds().empty());
+    second.findChild<QAction*>(QStringLiteral("reopenLastSessionAction"))->trigger();
+    QCOMPARE(second.imagePath(), QFileInfo(image).absoluteFilePath());
+    QCOMPARE(second.seeds(), (std::vector<Seed>{{0, 0}, {20, 10}}));
+    QSettings().clear();
+    QFile::remove(FileActions::lastSessionPath());
 }
 
 void ExplorerTest::aClickInLiveModeRunsExactlyOnce()
