@@ -95,6 +95,22 @@ void waitFor(int milliseconds)
     waitUntil([] { return false; }, milliseconds);
 }
 
+bool runAndWait(MainWindow& window);
+
+// Live chosen by hand, as a user would (it stays on whatever a run costs),
+// a first run, the view fitted and settled: the edits after this are measured.
+bool startLive(MainWindow& window)
+{
+    QAction* live = window.findChild<QAction*>(QStringLiteral("autoRunAction"));
+    if (!live->isChecked())
+        live->trigger();
+    if (!runAndWait(window))
+        return false;
+    window.imageView()->zoomToFit();
+    waitFor(200);
+    return true;
+}
+
 // K seeds on a grid over the image (the first one in the middle, dragged),
 // in range mode +-range.
 QString dragSeeds(int size, int range, int count)
@@ -267,14 +283,8 @@ int main(int argc, char** argv)
     const int range = parser.value(dragRangeOption).toInt();
     const int seedCount = std::max(1, parser.value(dragSeedsOption).toInt());
     window.importSeeds(writeSeeds(folder.path(), dragSeeds(dragSize, range, seedCount)));
-    // Live chosen by hand, as a user would: it stays on whatever a run costs.
-    QAction* live = window.findChild<QAction*>(QStringLiteral("autoRunAction"));
-    if (!live->isChecked())
-        live->trigger();
-    if (!runAndWait(window))
+    if (!startLive(window))
         return 3;
-    view->zoomToFit();
-    waitFor(200);
     edits.clear();
     const QPointF start = view->pixelCentre(dragSize / 2, dragSize / 2);
     QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, start.toPoint());
@@ -294,7 +304,7 @@ int main(int argc, char** argv)
     for (const EditTimes& edit : edits)
         latencyMs.push_back(edit.totalMs);
     const bench::Spread dragMs = bench::spreadOf(latencyMs);
-    const bool liveStayedOn = live->isChecked();
+    const bool liveStayedOn = window.findChild<QAction*>(QStringLiteral("autoRunAction"))->isChecked();
     std::printf("drag on %dx%d (range +-%d, %d seed(s), %s, view %dx%d): %zu runs while moving, request to overlay "
                 "%.1f ms median (%.1f..%.1f); live %s\n",
                 dragSize, dragSize, range, seedCount,
@@ -309,12 +319,8 @@ int main(int argc, char** argv)
         PipelineParams params = window.parametersPanel()->params();
         params.grow.mode = Mode::Competitive;
         window.parametersPanel()->setParams(params);
-        if (!live->isChecked())
-            live->trigger();
-        if (!runAndWait(window))
+        if (!startLive(window))
             return 3;
-        view->zoomToFit();
-        waitFor(200);
         edits.clear();
         for (int i = 0; i < 10; ++i) {
             const size_t before = edits.size();
