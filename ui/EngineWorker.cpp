@@ -30,8 +30,38 @@ std::vector<uint64_t> countLabels(const GrowResult& result)
 
 } // namespace
 
+std::shared_ptr<const void> EngineMemoryReturns::lent(const std::shared_ptr<EngineMemoryReturns>& returns,
+                                                      std::shared_ptr<const void> memory)
+{
+    if (!memory)
+        return memory;
+    const void* data = memory.get();
+    auto* held = new std::shared_ptr<const void>(std::move(memory));
+    return std::shared_ptr<const void>(data, [returns, held](const void*) {
+        {
+            const std::lock_guard<std::mutex> lock(returns->mutex_);
+            returns->returned_.push_back(std::move(*held));
+        }
+        delete held;
+    });
+}
+
+void EngineMemoryReturns::releaseReturned()
+{
+    std::vector<std::shared_ptr<const void>> returned;
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        returned.swap(returned_);
+    }
+    returned.clear(); // here, on the engine thread
+}
+
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {}
-EngineWorker::~EngineWorker() = default;
+
+EngineWorker::~EngineWorker()
+{
+    memoryReturns_->releaseReturned();
+}
 
 void EngineWorker::supersede(quint64 id)
 {
@@ -127,13 +157,16 @@ constexpr uint64_t partialPictureLimit = uint64_t(2048) * 2048; // a preview: mo
 
 // The maps so far as a result of their own, in box form as the engine
 // packed them (every step-th pixel of every step-th row of a large image):
-// nothing of the image's size is made for them.
-GrowResultPtr partialPicture(const BoxMaps& maps, uint32_t iteration, size_t regionCount)
+// nothing of the image's size is made for them. Their memory goes back to
+// the engine thread when the GUI is done with it.
+GrowResultPtr partialPicture(const BoxMaps& maps, uint32_t iteration, size_t regionCount,
+                             const std::shared_ptr<EngineMemoryReturns>& returns)
 {
     auto partial = std::make_shared<GrowResult>();
     partial->width = maps.width;
     partial->height = maps.height;
     partial->box = maps;
+    partial->box.storage = EngineMemoryReturns::lent(returns, maps.storage);
     partial->regions.resize(regionCount);
     partial->iterations = iteration;
     return partial;
@@ -165,8 +198,9 @@ public:
             ++step;
         control_.partialStep = step;
         control_.partialWanted = [this] { return sincePartial_.elapsed() >= partialPictureMs; };
-        control_.partial = [this, &worker, regionCount = request.seeds.size()](const BoxMaps& maps, uint32_t iteration) {
-            emit worker.runPartial(id_, partialPicture(maps, iteration, regionCount));
+        control_.partial = [this, &worker, regionCount = request.seeds.size(),
+                            returns = worker.memoryReturns()](const BoxMaps& maps, uint32_t iteration) {
+            emit worker.runPartial(id_, partialPicture(maps, iteration, regionCount, returns));
             sincePartial_.restart();
         };
     }
@@ -200,6 +234,9 @@ void EngineWorker::run(const RunRequest& request)
         return;
     }
     emit runStarted(request.id);
+    // The box maps the GUI let go of since the last run: back to the session
+    // before it looks for free pinned memory.
+    memoryReturns_->releaseReturned();
 
     RunFailure failure;
     failure.id = request.id;
@@ -220,7 +257,9 @@ void EngineWorker::run(const RunRequest& request)
             // the view draws from, whatever the image's size.
             const ClickResultPtr click = session.click(request.seeds, request.params, request.variant, feedback.control());
             outcome.times.engineDoneNs = steadyNs();
-            outcome.result = std::make_shared<const GrowResult>(click->toBoxResult());
+            GrowResult boxResult = click->toBoxResult();
+            boxResult.box.storage = EngineMemoryReturns::lent(memoryReturns_, std::move(boxResult.box.storage));
+            outcome.result = std::make_shared<const GrowResult>(std::move(boxResult));
         }
         if (request.variant.wrongOnPurpose())
             outcome.labelCounts = countLabels(*outcome.result);

@@ -9,10 +9,30 @@
 #include <atomic>
 #include <deque>
 #include <map>
+#include <mutex>
+#include <vector>
 #include <memory>
 #include <string>
 
 namespace rgx::ui {
+
+// Engine memory that results handed to the GUI keep alive (a click's box
+// maps may sit in pinned memory the device maps): when the GUI lets go of
+// it, it comes here, and the engine thread releases it, so that the GUI
+// thread never makes an OpenCL call (an unmap waits for the device's queue).
+class EngineMemoryReturns {
+public:
+    // `memory`, kept alive by the returned pointer; when that goes, `memory`
+    // waits here for releaseReturned().
+    static std::shared_ptr<const void> lent(const std::shared_ptr<EngineMemoryReturns>& returns,
+                                            std::shared_ptr<const void> memory);
+    // On the engine thread: drops what came back.
+    void releaseReturned();
+
+private:
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<const void>> returned_;
+};
 
 class EngineWorker : public QObject {
     Q_OBJECT
@@ -34,6 +54,7 @@ public:
     // this thread, never the GUI's.
     void checkRaces(const rgx::ui::RaceCheckRequest& request);
     void runLab(const rgx::ui::LabRequest& request);
+    const std::shared_ptr<EngineMemoryReturns>& memoryReturns() const { return memoryReturns_; }
 
 signals:
     void devicesListed(const rgx::ui::DeviceList& list);
@@ -75,6 +96,7 @@ private:
         GrowResultPtr result;
     };
     std::deque<CachedReference> references_;
+    std::shared_ptr<EngineMemoryReturns> memoryReturns_ = std::make_shared<EngineMemoryReturns>();
 };
 
 // Owns the worker thread; the GUI talks to the engine only through this.

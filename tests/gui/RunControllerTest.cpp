@@ -37,6 +37,7 @@ private slots:
     void resetDropsTheResult();
     void aSeedEditRunsAtOnceWhenLive();
     void aLiveChoiceByHandHolds();
+    void engineMemoryTheGuiLetsGoOfIsReleasedByTheEngineThread();
 
 private:
     void openImage(const QImage& image, const std::vector<Seed>& seeds);
@@ -289,6 +290,25 @@ void RunControllerTest::aLiveChoiceByHandHolds()
     runs_->setLiveChoice(true);
     QVERIFY(runAndWait());
     QVERIFY(parameters_->autoRun());
+}
+
+void RunControllerTest::engineMemoryTheGuiLetsGoOfIsReleasedByTheEngineThread()
+{
+    // A click's box maps may sit in pinned memory that the device maps: the
+    // GUI letting go of a result must not release it (an unmap waits for the
+    // device), the engine thread does, before its next run.
+    auto returns = std::make_shared<EngineMemoryReturns>();
+    bool released = false;
+    std::shared_ptr<const void> memory(new int(7), [&](const void* p) {
+        delete static_cast<const int*>(p);
+        released = true;
+    });
+    std::shared_ptr<const void> lent = EngineMemoryReturns::lent(returns, std::move(memory));
+    QCOMPARE(*static_cast<const int*>(lent.get()), 7);
+    lent.reset(); // the GUI thread lets go
+    QVERIFY(!released);
+    returns->releaseReturned(); // the engine thread, before its next run
+    QVERIFY(released);
 }
 
 QTEST_MAIN(RunControllerTest)
