@@ -53,7 +53,7 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
     // A view that is hidden or covered may never paint: the edit ends anyway.
     paintTimeout_.setSingleShot(true);
     paintTimeout_.setInterval(1000);
-    connect(&paintTimeout_, &QTimer::timeout, this, [this] { finishEdit(0, 0); });
+    connect(&paintTimeout_, &QTimer::timeout, this, [this] { finishEdit(0, 0, false); });
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
             autoRunTimer_.start(0);
@@ -312,7 +312,7 @@ void RunController::onRunFinished(const RunOutcome& outcome)
         return; // superseded by a newer request, or the image changed
     const qint64 receivedNs = steadyNs();
     if (pendingEdit_)
-        finishEdit(0, 0); // the previous result was never drawn: a newer one replaces it
+        finishEdit(0, 0, false); // the previous result was never drawn: a newer one replaces it
     running_ = false;
     result_ = outcome.result;
     resultRequest_ = outcome.request;
@@ -390,7 +390,7 @@ void RunController::overlayDrawn(double overlayMs, double paintMs)
 
 // An edit ends when its overlay is drawn: the status bar's latency, and
 // live segmentation following it unless the user chose.
-void RunController::finishEdit(double overlayMs, double paintMs)
+void RunController::finishEdit(double overlayMs, double paintMs, bool measured)
 {
     paintTimeout_.stop();
     if (!pendingEdit_)
@@ -414,7 +414,10 @@ void RunController::finishEdit(double overlayMs, double paintMs)
         emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
                                .arg(times.runId).arg(result_->iterations)
                                .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(times.totalMs * 1e6)));
-    followLatency(times.totalMs);
+    // A result that was never drawn (a hidden or minimised window) says
+    // nothing about the latency of an edit.
+    if (measured)
+        followLatency(times.totalMs);
     emit editMeasured(times);
 }
 

@@ -132,7 +132,9 @@ private:
     void onRaceCheckFinished(const RaceCheckOutcome& outcome);
     void onLabFinished(const LabOutcome& outcome);
     void logResult(const RunOutcome& outcome);
-    void finishEdit(double overlayMs, double paintMs);
+    // measured: the overlay was drawn (or nothing will draw it), so the
+    // latency counts for live segmentation's rule.
+    void finishEdit(double overlayMs, double paintMs, bool measured = true);
     void followLatency(double latencyMs);
     QString staleReason() const;
     void checkStale();
