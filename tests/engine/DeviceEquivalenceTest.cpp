@@ -195,8 +195,16 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
             ++growLaunches;
             EXPECT_GE(record.iteration, 1);
         }
+        // A fused run that fell back partway (its note says so: a work-group
+        // came late to the grid barrier, seen on Intel's runtime under
+        // AddressSanitizer) has fused launches of several iterations before
+        // its one-iteration launches: each covers its iterations.
+        if (record.kernel == "grow_levels" && record.lastIteration >= record.iteration) {
+            growLaunches += record.lastIteration - record.iteration + 1;
+            EXPECT_GE(record.iteration, 1);
+        }
     }
-    EXPECT_GE(growLaunches, int(result->iterations));
+    EXPECT_GE(growLaunches, int(result->iterations)) << result->note;
 }
 
 // Only the box of the classified pixels comes back from the device; the
