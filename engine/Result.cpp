@@ -131,6 +131,18 @@ BoxMaps mapsView(const GrowResult& result)
     return whole;
 }
 
+const GrowResult& fullMapsOf(const GrowResult& result, GrowResult& storage)
+{
+    if (result.hasFullMaps() || result.box.step != 1 || result.width <= 0 || result.height <= 0)
+        return result;
+    storage.width = result.width;
+    storage.height = result.height;
+    storage.regions = result.regions;
+    storage.iterations = result.iterations;
+    mapsView(result).widen(storage.labels, storage.stamps);
+    return storage;
+}
+
 GrowResultPtr withFullMaps(const GrowResultPtr& result)
 {
     if (!result || result->hasFullMaps() || result->width <= 0 || result->height <= 0)
@@ -145,13 +157,9 @@ ResultDiff compareResults(const GrowResult& expected, const GrowResult& actualMa
 {
     // A box result is compared through its full maps.
     GrowResult widened;
-    if (!actualMaps.hasFullMaps() && actualMaps.width == expected.width && actualMaps.height == expected.height
-        && actualMaps.box.step == 1) {
-        widened.width = actualMaps.width;
-        widened.height = actualMaps.height;
-        mapsView(actualMaps).widen(widened.labels, widened.stamps);
-    }
-    const GrowResult& actual = widened.labels.empty() ? actualMaps : widened;
+    const GrowResult& actual = actualMaps.width == expected.width && actualMaps.height == expected.height
+                                   ? fullMapsOf(actualMaps, widened)
+                                   : actualMaps;
     ResultDiff diff;
     const size_t count = expected.labels.size();
     diff.mask.assign(count, 0);

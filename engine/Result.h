@@ -108,6 +108,10 @@ BoxMaps mapsView(const GrowResult& result);
 // `result` itself where it has full maps, else a copy with them (the one
 // place where a box result grows to the image's size).
 GrowResultPtr withFullMaps(const GrowResultPtr& result);
+// The same for a result the caller holds: `result` itself where it has full
+// maps (or sampled ones, which cannot widen), else `storage` filled with its
+// size, regions and full maps.
+const GrowResult& fullMapsOf(const GrowResult& result, GrowResult& storage);
 
 // What a click of a resident session returns (engine/DeviceSession.h): the
 // region-growing result with its maps as a BoxMaps, without a postfilter.

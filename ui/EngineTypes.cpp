@@ -27,12 +27,19 @@ std::string paramsKey(const PipelineParams& p)
     return key.str();
 }
 
+std::string seedsKey(const std::vector<Seed>& seeds)
+{
+    std::ostringstream key;
+    for (const Seed& seed : seeds)
+        key << seed.x << ',' << seed.y << ';';
+    return key.str();
+}
+
 std::string inputsKey(const RunRequest& request)
 {
     std::ostringstream key;
-    key << static_cast<const void*>(request.image.get()) << '|' << paramsKey(request.params) << '|';
-    for (const Seed& seed : request.seeds)
-        key << seed.x << ',' << seed.y << ';';
+    key << static_cast<const void*>(request.image.get()) << '|' << paramsKey(request.params) << '|'
+        << seedsKey(request.seeds);
     return key.str();
 }
 
@@ -44,7 +51,6 @@ qint64 steadyNs()
 
 void registerEngineMetaTypes()
 {
-    qRegisterMetaType<rgx::ui::EditTimes>("rgx::ui::EditTimes");
     qRegisterMetaType<rgx::GrowResultPtr>("rgx::GrowResultPtr");
     qRegisterMetaType<rgx::ui::RunRequest>("rgx::ui::RunRequest");
     qRegisterMetaType<rgx::ui::RunOutcome>("rgx::ui::RunOutcome");

@@ -40,8 +40,9 @@ struct WorkerTimes {
 // image, the seeds and the parameters (the CPU reference's cache key, and
 // what makes two runs' times comparable).
 std::string inputsKey(const RunRequest& request);
-// The parameters alone, as text (equal texts: equal parameters).
+// The parameters alone, as text (equal texts: equal parameters); the seeds alike.
 std::string paramsKey(const PipelineParams& params);
+std::string seedsKey(const std::vector<Seed>& seeds);
 
 // A finished run: the device result and, when asked, the CPU reference and
 // where the two differ.
@@ -141,7 +142,6 @@ void registerEngineMetaTypes();
 Q_DECLARE_METATYPE(rgx::GrowResultPtr)
 Q_DECLARE_METATYPE(rgx::ui::RunRequest)
 Q_DECLARE_METATYPE(rgx::ui::RunOutcome)
-Q_DECLARE_METATYPE(rgx::ui::EditTimes)
 Q_DECLARE_METATYPE(rgx::ui::DeviceList)
 Q_DECLARE_METATYPE(rgx::ui::RunFailure)
 Q_DECLARE_METATYPE(rgx::ui::RaceCheckRequest)

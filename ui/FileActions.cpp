@@ -125,7 +125,6 @@ void FileActions::closeImage()
     document_->clear();
     result_.reset();
     fullResult_.reset();
-    fullOf_.reset();
     emit imageClosed();
 }
 
@@ -304,10 +303,8 @@ bool FileActions::hasResultToExport()
 // explorer's results hold the box of the classified pixels only).
 GrowResultPtr FileActions::fullResult()
 {
-    if (!fullResult_ || fullOf_ != result_) {
+    if (!fullResult_)
         fullResult_ = withFullMaps(result_);
-        fullOf_ = result_;
-    }
     return fullResult_;
 }
 
@@ -399,10 +396,9 @@ QString FileActions::dialogDirectory(const char* key) const
     return setting(QStringLiteral("directories/") + QLatin1String(key)).toString();
 }
 
-void FileActions::rememberDirectory(const char* key, const QString& file) const
+void FileActions::rememberDirectory(const char* key, const QString& file)
 {
-    const_cast<FileActions*>(this)->setSetting(QStringLiteral("directories/") + QLatin1String(key),
-                                               QFileInfo(file).absolutePath());
+    setSetting(QStringLiteral("directories/") + QLatin1String(key), QFileInfo(file).absolutePath());
 }
 
 // Before the seeds of the open image go (another image, a session, quitting):

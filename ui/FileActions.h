@@ -65,7 +65,11 @@ public:
 
 public slots:
     // The result the exports write (null: none yet).
-    void setResult(rgx::GrowResultPtr result) { result_ = std::move(result); }
+    void setResult(rgx::GrowResultPtr result)
+    {
+        result_ = std::move(result);
+        fullResult_.reset();
+    }
 
     // The menu entries: ask for a file, then do the action above.
     void chooseOpenImage();
@@ -107,7 +111,7 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu(QMenu* menu);
     QString dialogDirectory(const char* key) const;
-    void rememberDirectory(const char* key, const QString& file) const;
+    void rememberDirectory(const char* key, const QString& file);
 
     Document* document_;
     Panels panels_;
@@ -124,7 +128,6 @@ private:
     QVariantMap unsavedSettings_; // the settings of this run, when nothing is written
     GrowResultPtr result_;
     GrowResultPtr fullResult_; // result_ with full maps, once an export needed them
-    GrowResultPtr fullOf_;
 };
 
 } // namespace rgx::ui

@@ -240,7 +240,6 @@ void RunController::runNow()
     request.withReference = wantsReference_;
     activeRunId_ = request.id;
     running_ = true;
-    requestClock_.start();
     requestNs_ = steadyNs();
     // A newer request supersedes the one in flight (EngineThread::submit).
     engine_.submit(request);
@@ -361,8 +360,7 @@ void RunController::onRunFinished(const RunOutcome& outcome)
     RunInputs inputs;
     inputs.image = QStringLiteral("%1 (%2 x %3)").arg(document_->imagePath()).arg(outcome.request.image->width)
                        .arg(outcome.request.image->height);
-    for (const Seed& seed : outcome.request.seeds)
-        inputs.seeds += std::to_string(seed.x) + ',' + std::to_string(seed.y) + ';';
+    inputs.seeds = seedsKey(outcome.request.seeds);
     inputs.params = paramsKey(outcome.request.params);
     panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_, inputs});
     logResult(outcome);
@@ -401,7 +399,6 @@ void RunController::finishEdit(double overlayMs, double paintMs, bool measured)
     times.overlayMs = overlayMs;
     times.paintMs = paintMs;
     times.totalMs = double(nowNs - pendingRequestNs_) / 1e6;
-    // Between the result shown and its paint, the GUI thread waited in its event queue.
     // The GUI thread's work on the result (timing panel, log, view, tables)
     // until it was shown, or until the paint where the view painted at once.
     const double sinceReceivedMs = double(nowNs - pendingReceivedNs_) / 1e6;
@@ -418,7 +415,6 @@ void RunController::finishEdit(double overlayMs, double paintMs, bool measured)
     // nothing about the latency of an edit.
     if (measured)
         followLatency(times.totalMs);
-    emit editMeasured(times);
 }
 
 // Live segmentation, until the user chooses, follows the latency: on once

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "EngineWorker.h"
-#include <QElapsedTimer>
 #include <QObject>
 #include <QPoint>
 #include <QTimer>
@@ -107,9 +106,6 @@ signals:
     // A running run's regions so far.
     void partialResult(rgx::GrowResultPtr partial);
     void runFinished(quint64 id);
-    // A run's result is on screen (or, without draw reports, in the panels):
-    // where the edit's time went.
-    void editMeasured(const rgx::ui::EditTimes& times);
     // Live segmentation turned itself off, and why (the status bar says so).
     void liveTurnedOff(const QString& why);
     // The shown result became stale (with the reason), or current again (empty).
@@ -164,7 +160,6 @@ private:
     std::optional<std::vector<Seed>> dragSeeds_;
     bool dragRunPending_ = false;
     bool dragRan_ = false;
-    QElapsedTimer requestClock_;
     qint64 requestNs_ = 0;
     // The edit whose result is shown but not yet drawn, and the limit on waiting for its paint.
     std::optional<EditTimes> pendingEdit_;

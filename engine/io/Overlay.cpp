@@ -95,13 +95,7 @@ QImage renderOverlay(const QImage& base, const GrowResult& boxOrFull, const Over
 {
     // The whole picture is drawn from full maps (made here for a box result).
     GrowResult widened;
-    if (!boxOrFull.hasFullMaps() && boxOrFull.box.step == 1 && boxOrFull.width > 0 && boxOrFull.height > 0) {
-        widened.width = boxOrFull.width;
-        widened.height = boxOrFull.height;
-        widened.regions = boxOrFull.regions;
-        mapsView(boxOrFull).widen(widened.labels, widened.stamps);
-    }
-    const GrowResult& result = widened.labels.empty() ? boxOrFull : widened;
+    const GrowResult& result = fullMapsOf(boxOrFull, widened);
     const int width = result.width;
     const int height = result.height;
     if (base.width() != width || base.height() != height) {
