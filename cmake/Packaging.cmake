@@ -9,13 +9,16 @@
 set(CPACK_PACKAGE_NAME rgx)
 set(CPACK_PACKAGE_VENDOR "RGX")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Region Growing eXplorer: watch OpenCL kernels segment images")
+# lintian wants each line of the extended description within 80 columns.
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
-    "RGX segments images by seeded region growing on OpenCL devices and shows what each OpenCL technique\n"
-    "(barriers, async work-group copies, work-group collectives, device-side enqueue, grid-wide barriers)\n"
-    "does to the result and to the time it takes. Every kernel variant is checked against a CPU reference\n"
-    "bit for bit. The package holds the explorer (rgx), its headless twin (rgx-cli), the sample images,\n"
-    "manual pages and bash completion.")
-set(CPACK_PACKAGE_CONTACT "RGX developers <rgx@localhost>")
+    "Seeded region growing on OpenCL devices, shown as it happens: the explorer\n"
+    "shows what each OpenCL technique (barriers, async work-group copies,\n"
+    "work-group collectives, device-side enqueue, grid-wide barriers) does to\n"
+    "the result and to the time it takes. Every kernel variant is checked\n"
+    "against a CPU reference bit for bit. The package holds the explorer (rgx),\n"
+    "its headless twin (rgx-cli), the sample images, manual pages and bash\n"
+    "completion.")
+set(CPACK_PACKAGE_CONTACT "RGX developers <rgx-devel@users.noreply.github.com>")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 
@@ -29,5 +32,17 @@ libqt6core6 (>= 6.2), libqt6gui6 (>= 6.2), libqt6widgets6 (>= 6.2), libqt6prints
 qt6-qpa-plugins, libqcustomplot2.1-qt6, ocl-icd-libopencl1 | libopencl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, qt6-image-formats-plugins")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopencv-imgproc406, oclgrind, clinfo")
+
+# What Debian wants in /usr/share/doc/rgx: the machine-readable copyright
+# file and the changelog, gzip -9n. The version has no Debian revision, so
+# the package is native and its changelog is changelog.gz (not
+# changelog.Debian.gz); its latest entry names this version.
+file(STRINGS ${PROJECT_SOURCE_DIR}/packaging/changelog RGX_CHANGELOG_TOP LIMIT_COUNT 1)
+if(NOT RGX_CHANGELOG_TOP MATCHES "^rgx \\(${PROJECT_VERSION}\\) ")
+  message(FATAL_ERROR "packaging/changelog has no entry for version ${PROJECT_VERSION} at its top: add one")
+endif()
+include(${PROJECT_SOURCE_DIR}/cmake/InstallGzipped.cmake)
+rgx_install_gzipped(${PROJECT_SOURCE_DIR}/packaging/changelog ${CMAKE_INSTALL_DOCDIR} changelog.gz)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 include(CPack)

@@ -18,8 +18,9 @@ readonly APT_PACKAGES=(
     python3 python3-venv
     libopencv-imgproc-dev # rgx-cli bench only (cv::floodFill baseline): core + imgproc, about 17 MB to fetch
     # the install and package tests (tests/install): validators of the desktop
-    # entry, AppStream metadata, MIME type and manual pages; the completion machinery
-    desktop-file-utils appstream shared-mime-info man-db bash-completion
+    # entry, AppStream metadata, MIME type and manual pages; the completion machinery;
+    # Debian's checker of the .deb
+    desktop-file-utils appstream shared-mime-info man-db bash-completion lintian
 )
 readonly INTEL_VENV=/opt/rgx-intel-ocl
 readonly INTEL_PIP_PACKAGES=(intel-opencl-rt intel-cmplr-lib-rt)

@@ -58,7 +58,7 @@ for file in ./usr/bin/rgx ./usr/bin/rgx-cli ./usr/share/rgx/samples/coins.png \
     ./usr/share/metainfo/io.github.rgxexplorer.rgx.metainfo.xml \
     ./usr/share/mime/packages/io.github.rgxexplorer.rgx.xml \
     ./usr/share/icons/hicolor/scalable/apps/io.github.rgxexplorer.rgx.svg \
-    ./usr/share/man/man1/rgx-cli.1 ./usr/share/bash-completion/completions/rgx-cli; do
+    ./usr/share/man/man1/rgx-cli.1.gz ./usr/share/bash-completion/completions/rgx-cli; do
     grep -qxF "$file" <<<"$contents" || fail "the package lacks $file"
 done
 echo "deb control: ok"

@@ -53,7 +53,7 @@ update-mime-database "$root/mime" >/dev/null 2>&1 || fail "update-mime-database 
 grep -q "application/x-rgx-session:\*\.rgx" "$root/mime/globs" || fail "the session type has no *.rgx glob"
 
 for page in rgx rgx-cli; do
-    warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -l "$usr/share/man/man1/$page.1" 2>&1 >/dev/null)
+    warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -l "$usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
     [[ -z $warnings ]] || fail "man $page: $warnings"
 done
 echo "installed files validate: desktop entry, AppStream, MIME, icons, manual pages"
