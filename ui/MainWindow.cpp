@@ -3,6 +3,7 @@
 // wires them together; settings are saved and restored here.
 #include "MainWindow.h"
 
+#include "AboutText.h"
 #include "DevicePanel.h"
 #include "ImageView.h"
 #include "LabPanel.h"
@@ -437,14 +438,9 @@ void MainWindow::createMenus()
                                                 "Ctrl+D: differences from the CPU reference.\n"
                                                 "Ctrl+Space: play / pause, '.' and ',': step, Ctrl+Z / Ctrl+Shift+Z: undo / redo."));
     });
-    help->addAction(QStringLiteral("&About RGX"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About RGX"),
-                           QStringLiteral("<b>RGX %1</b> - Region Growing eXplorer<br>"
-                                          "Watch OpenCL kernels segment images by seeded region growing, "
-                                          "and see what barriers, async copies, work-group collectives and "
-                                          "device-side enqueue do.")
-                               .arg(QApplication::applicationVersion()));
-    });
+    QAction* about = help->addAction(QStringLiteral("&About RGX"), this,
+                                     [this] { QMessageBox::about(this, QStringLiteral("About RGX"), aboutText()); });
+    about->setObjectName(QStringLiteral("aboutAction"));
     help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
 
     QToolBar* tools = addToolBar(QStringLiteral("Main"));

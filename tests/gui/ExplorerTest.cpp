@@ -160,6 +160,7 @@ private slots:
     void kernelTableListsTheRunsKernels();
     void summaryGivesTimePerIterationAndSpeedUpOverTheFirstKeptRun();
     void binarySearchLabRunsAndVerifies();
+    void theAboutBoxNamesTheLicenceAndTheCredits();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -1611,6 +1612,42 @@ void ExplorerTest::binarySearchLabRunsAndVerifies()
         QVERIFY2(result.contains(QString::fromStdString(driverName(choice))), qPrintable(result));
         QVERIFY(lab->timeline() && !lab->timeline()->segments().empty());
     }
+}
+
+void ExplorerTest::theAboutBoxNamesTheLicenceAndTheCredits()
+{
+    QString shown;
+    QTimer::singleShot(0, [&shown] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        shown = box->text();
+        box->accept();
+    });
+    child<QAction>(window_.get(), "aboutAction")->trigger();
+    QVERIFY2(shown.contains(QStringLiteral("RGX " RGX_VERSION)), qPrintable(shown));
+    // The licence and where its full text is.
+    for (const char* licence : {"GPL-3.0-or-later", "LICENSE", "/usr/share/doc/rgx/copyright"})
+        QVERIFY2(shown.contains(QLatin1String(licence)), licence);
+    // What RGX builds on and where the samples come from, each with its licence.
+    const char* credits[][2] = {
+        {"Qt 6", "LGPL-3.0"},
+        {"QCustomPlot", "GPL-3.0"},
+        {"OpenCL ICD loader", "BSD-2-Clause"},
+        {"PoCL", "MIT"},
+        {"Intel's CPU OpenCL runtime", "Intel End User License Agreement"},
+        {"Oclgrind", "BSD-3-Clause"},
+        {"OpenCV", "Apache-2.0"},
+        {"coins.png", "no known copyright restrictions"},
+        {"astronaut.png", "public domain"},
+    };
+    for (const auto& [name, licence] : credits) {
+        const int at = shown.indexOf(QLatin1String(name));
+        QVERIFY2(at >= 0, name);
+        // The licence on the credit's own line.
+        const QString line = shown.mid(at, shown.indexOf(QStringLiteral("</li>"), at) - at);
+        QVERIFY2(line.contains(QLatin1String(licence)), qPrintable(line));
+    }
+    QVERIFY2(shown.contains(QStringLiteral("scikit-image")), qPrintable(shown));
 }
 
 QTEST_MAIN(ExplorerTest)
