@@ -10,6 +10,7 @@
 #include "bench/Measure.h"
 #include "Errors.h"
 #include "Export.h"
+#include "ParameterCodec.h"
 #include "Image.h"
 #include "InstallPaths.h"
 #include "Pipeline.h"
@@ -122,13 +123,15 @@ BenchSettings parseSettings(const std::vector<std::string>& arguments)
     settings.warmup = int(options.integer("--warmup", 1, 0, 1000));
     settings.referenceRepeat = int(options.integer("--reference-repeat", 1, 1, 1000));
     settings.cpuThreads = int(options.integer("--cpu-threads", fastCpuDefaultThreads(), 1, 1024));
-    settings.grow.lower = uint32_t(options.integer("--lower", 40, 0, 65535));
-    settings.grow.upper = uint32_t(options.integer("--upper", 40, 0, 65535));
-    settings.grow.tolerance = options.decimal("--tolerance", 12.0, 0.0);
-    const long connectivity = options.integer("--connectivity", 4, 4, 8);
-    if (connectivity != 4 && connectivity != 8)
-        throw InputError("option --connectivity needs 4 or 8, not " + std::to_string(connectivity));
-    settings.grow.connectivity = int(connectivity);
+    PipelineParams grow; // the bench's own defaults, read as segment reads them
+    grow.grow = settings.grow;
+    grow.grow.lower = 40;
+    grow.grow.upper = 40;
+    grow.grow.tolerance = 12.0;
+    for (const char* option : {"--lower", "--upper", "--tolerance", "--connectivity"})
+        if (options.has(option))
+            setParameter(grow, parameterField(option), options.value(option));
+    settings.grow = grow.grow;
     settings.noiseSeed = uint32_t(options.integer("--noise-seed", 1, 0, 0x7FFFFFFF));
     for (const char* option : {"--json", "--csv"})
         if (options.has(option) && options.value(option).empty())

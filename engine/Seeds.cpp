@@ -164,8 +164,8 @@ std::vector<Seed> readSeedsFile(const QString& path)
     return parseSeedsText(readSeedsBytes(path, name), name);
 }
 
-std::optional<GrowParams> parseSuggestedParameters(const std::string& text, const std::string& origin,
-                                                   const GrowParams& base)
+std::optional<std::vector<ParameterAssignment>> parseSuggestedParameters(const std::string& text,
+                                                                         const std::string& origin)
 {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
@@ -176,41 +176,21 @@ std::optional<GrowParams> parseSuggestedParameters(const std::string& text, cons
         std::string word;
         if (!(words >> word) || word != "parameters:")
             continue;
-        GrowParams params = base;
-        for (std::string option; words >> option;) {
-            std::string value;
-            if (!(words >> value))
-                throw InputError(origin + ": '# parameters:' option " + option + " has no value");
-            try {
-                if (option == "--mode")
-                    params.mode = parseMode(value);
-                else if (option == "--rule")
-                    params.rule = parseRule(value);
-                else if (option == "--tolerance" && std::stod(value) >= 0)
-                    params.tolerance = std::stod(value);
-                else if (option == "--lower")
-                    params.lower = uint32_t(std::stoul(value));
-                else if (option == "--upper")
-                    params.upper = uint32_t(std::stoul(value));
-                else if (option == "--connectivity" && (value == "4" || value == "8"))
-                    params.connectivity = std::stoi(value);
-                else
-                    throw InputError("");
-            } catch (const std::exception&) {
-                throw InputError(origin + ": '# parameters:' cannot take " + option + " " + value +
-                                 " (expected --mode, --tolerance, --lower, --upper, --rule or --connectivity "
-                                 "with a value rgx-cli segment accepts)");
-            }
+        std::string rest;
+        std::getline(words, rest);
+        try {
+            return parseParameterWords(rest);
+        } catch (const InputError& error) {
+            throw InputError(origin + ": '# parameters:' " + error.what());
         }
-        return params;
     }
     return std::nullopt;
 }
 
-std::optional<GrowParams> readSuggestedParameters(const QString& path, const GrowParams& base)
+std::optional<std::vector<ParameterAssignment>> readSuggestedParameters(const QString& path)
 {
     const std::string name = seedsFileName(path);
-    return parseSuggestedParameters(readSeedsBytes(path, name), name, base);
+    return parseSuggestedParameters(readSeedsBytes(path, name), name);
 }
 
 std::string formatSeedsText(const std::vector<Seed>& seeds)
@@ -220,6 +200,13 @@ std::string formatSeedsText(const std::vector<Seed>& seeds)
     for (const Seed& seed : seeds)
         text += std::to_string(seed.x) + " " + std::to_string(seed.y) + "\n";
     return text;
+}
+
+std::string formatSeedsText(const std::vector<Seed>& seeds, const PipelineParams& params)
+{
+    const std::string text = formatSeedsText(seeds);
+    const size_t afterHeader = text.find("region k.\n") + std::string("region k.\n").size();
+    return text.substr(0, afterHeader) + "# parameters: " + parameterLine(params) + "\n" + text.substr(afterHeader);
 }
 
 void validateSeeds(const std::vector<Seed>& seeds, int width, int height)

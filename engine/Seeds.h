@@ -1,7 +1,7 @@
 // Seed points: parsing, seed files (DESIGN.md format) and the checks of SPEC.md.
 #pragma once
 
-#include "GrowParams.h"
+#include "ParameterCodec.h"
 #include <QString>
 #include <cstdint>
 #include <optional>
@@ -25,15 +25,17 @@ std::vector<Seed> parseSeedList(const std::string& text);
 std::vector<Seed> parseSeedsText(const std::string& text, const std::string& origin);
 std::vector<Seed> readSeedsFile(const QString& path);      // throws InputError
 std::string formatSeedsText(const std::vector<Seed>& seeds); // readable by parseSeedsText
+// The same with a "# parameters:" line that suggests params (below).
+std::string formatSeedsText(const std::vector<Seed>& seeds, const PipelineParams& params);
 
-// The growing parameters a seeds file suggests for its seeds: a comment line
-// "# parameters: --mode adaptive --tolerance 45" with any of --mode,
-// --tolerance, --lower, --upper, --rule, --connectivity as rgx-cli segment
-// takes them (the rest keep `base`'s values). nullopt when there is no such
-// line; InputError, naming the file, for one that cannot be read.
-std::optional<GrowParams> parseSuggestedParameters(const std::string& text, const std::string& origin,
-                                                   const GrowParams& base = {});
-std::optional<GrowParams> readSuggestedParameters(const QString& path, const GrowParams& base = {});
+// The parameters a seeds file suggests for its seeds: a comment line
+// "# parameters: --mode adaptive --tolerance 45" with options of rgx-cli
+// segment (ParameterCodec.h), each checked as the command line checks it.
+// nullopt when there is no such line; InputError, naming the file, for one
+// that cannot be read. applyParameters sets them; the rest keep their values.
+std::optional<std::vector<ParameterAssignment>> parseSuggestedParameters(const std::string& text,
+                                                                         const std::string& origin);
+std::optional<std::vector<ParameterAssignment>> readSuggestedParameters(const QString& path);
 
 // The luma of each seed's pixel in a width-pixels-wide image, in seed order.
 std::vector<uint32_t> seedLumaOf(const std::vector<Seed>& seeds, const std::vector<uint16_t>& luma, int width);

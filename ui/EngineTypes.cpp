@@ -1,5 +1,6 @@
 // Metatype registration and names for the engine worker's messages.
 #include "EngineTypes.h"
+#include "ParameterCodec.h"
 
 #include <chrono>
 #include <sstream>
@@ -18,14 +19,7 @@ QString failureKindName(FailureKind kind)
     return QStringLiteral("failure");
 }
 
-std::string paramsKey(const PipelineParams& p)
-{
-    std::ostringstream key;
-    key << prefilterText(p.prefilter) << '|' << postfilterText(p.postfilter) << '|' << modeName(p.grow.mode) << '|'
-        << p.grow.tolerance << '|' << p.grow.lower << '|' << p.grow.upper << '|' << ruleName(p.grow.rule) << '|'
-        << p.grow.connectivity << '|' << p.grow.maxIterations;
-    return key.str();
-}
+std::string paramsKey(const PipelineParams& p) { return parameterLine(p); }
 
 std::string seedsKey(const std::vector<Seed>& seeds)
 {

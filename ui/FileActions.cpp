@@ -7,6 +7,7 @@
 #include "Errors.h"
 #include "LogPanel.h"
 #include "Notices.h"
+#include "ParametersCommand.h"
 #include "ParametersPanel.h"
 #include "Samples.h"
 #include "Session.h"
@@ -144,7 +145,8 @@ bool FileActions::openSample(const QString& name)
     try {
         std::vector<Seed> seeds = readSeedsFile(sample.seedsPath);
         validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
-        applySuggestedParameters(sample.seedsPath);
+        if (const auto params = suggestedParameters(sample.seedsPath))
+            panels_.parameters->setParams(*params);
         document_->seedSet()->replaceAll(seeds); // part of opening the sample, not an edit to undo
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Open sample"), QString::fromUtf8(error.what()));
@@ -164,23 +166,20 @@ bool FileActions::openFile(const QString& path)
     return openImage(path);
 }
 
-// A seeds file may name the growing parameters its seeds were placed for
-// ("# parameters: ..."): they replace the panel's growing parameters, and
-// the log says so. Throws InputError for a line that cannot be read.
-void FileActions::applySuggestedParameters(const QString& seedsPath)
+// A seeds file may name the parameters its seeds were placed for
+// ("# parameters: ..."): the panel's parameters with those, and the log says
+// which. nullopt when it names none; InputError for a line that cannot be read.
+std::optional<PipelineParams> FileActions::suggestedParameters(const QString& seedsPath)
 {
-    PipelineParams params = panels_.parameters->params();
-    const std::optional<GrowParams> suggested = readSuggestedParameters(seedsPath, params.grow);
-    if (!suggested)
-        return;
-    params.grow = *suggested;
-    panels_.parameters->setParams(params);
-    QString what = QStringLiteral("mode %1").arg(text(modeName(params.grow.mode)));
-    if (params.grow.mode == Mode::Adaptive)
-        what += QStringLiteral(", tolerance %1").arg(params.grow.tolerance);
-    if (params.grow.mode == Mode::Range)
-        what += QStringLiteral(", range -%1/+%2").arg(params.grow.lower).arg(params.grow.upper);
-    notices_->log()->info(QStringLiteral("Parameters suggested by %1: %2").arg(QFileInfo(seedsPath).fileName(), what));
+    const auto suggested = readSuggestedParameters(seedsPath);
+    if (!suggested || suggested->empty())
+        return std::nullopt;
+    QStringList words;
+    for (const ParameterAssignment& assignment : *suggested)
+        words << text(std::string(assignment.field->option) + ' ' + assignment.text);
+    notices_->log()->info(QStringLiteral("Parameters suggested by %1: %2")
+                              .arg(QFileInfo(seedsPath).fileName(), words.join(QLatin1Char(' '))));
+    return applyParameters(panels_.parameters->params(), *suggested);
 }
 
 bool FileActions::importSeeds(const QString& path)
@@ -190,16 +189,24 @@ bool FileActions::importSeeds(const QString& path)
         return false;
     }
     std::vector<Seed> seeds;
+    std::optional<PipelineParams> params;
     try {
         seeds = readSeedsFile(path);
         validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
-        applySuggestedParameters(path);
+        params = suggestedParameters(path);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Import seeds"), QString::fromUtf8(error.what()));
         return false;
     }
-    document_->undoStack()->push(new ReplaceSeedsCommand(document_->seedSet(), seeds,
-                                                         QStringLiteral("import seeds from %1").arg(QFileInfo(path).fileName())));
+    // One step of undo: the seeds and the parameters they came with.
+    QUndoStack* undo = document_->undoStack();
+    undo->beginMacro(QStringLiteral("import seeds from %1").arg(QFileInfo(path).fileName()));
+    if (params) {
+        undo->push(new ParametersCommand(panels_.parameters, panels_.parameters->params(), *params,
+                                         ParametersCommand::Shown::Before));
+    }
+    undo->push(new ReplaceSeedsCommand(document_->seedSet(), seeds, QString()));
+    undo->endMacro();
     document_->markSeedsSaved(); // they are in a file
     notices_->log()->info(QStringLiteral("Imported %1 seeds from %2").arg(seeds.size()).arg(path));
     return true;
@@ -208,7 +215,7 @@ bool FileActions::importSeeds(const QString& path)
 bool FileActions::exportSeeds(const QString& path)
 {
     try {
-        saveFileAtomically(path, QByteArray::fromStdString(formatSeedsText(document_->seeds())));
+        saveFileAtomically(path, QByteArray::fromStdString(formatSeedsText(document_->seeds(), panels_.parameters->params())));
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export seeds"), QString::fromUtf8(error.what()));
         return false;

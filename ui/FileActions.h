@@ -5,10 +5,12 @@
 // failure itself (log and notice) and returns false; nothing else changes then.
 #pragma once
 
+#include "PipelineParams.h"
 #include "Result.h"
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <optional>
 #include <QStringList>
 #include <QVariant>
 #include <memory>
@@ -106,7 +108,7 @@ signals:
 
 private:
     void closeImage();
-    void applySuggestedParameters(const QString& seedsPath);
+    std::optional<PipelineParams> suggestedParameters(const QString& seedsPath);
     bool hasResultToExport();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu(QMenu* menu);

@@ -8,6 +8,7 @@
 #include "ImageView.h"
 #include "LabPanel.h"
 #include "LogPanel.h"
+#include "ParametersCommand.h"
 #include "ParametersPanel.h"
 #include "PlaybackPanel.h"
 #include "SeedTableModel.h"
@@ -482,6 +483,10 @@ void MainWindow::createStatusBar()
     connect(liveBadge_, &QToolButton::clicked, this,
             [this] { findChild<QAction*>(QStringLiteral("autoRunAction"))->trigger(); });
     connect(parameters_, &ParametersPanel::autoRunChanged, this, [this] { showLiveState(QString()); });
+    // Parameter edits are steps of undo, as seed edits are.
+    connect(parameters_, &ParametersPanel::edited, this, [this](const PipelineParams& before, const PipelineParams& after) {
+        document_->undoStack()->push(new ParametersCommand(parameters_, before, after, ParametersCommand::Shown::After));
+    });
     connect(runs_, &RunController::liveTurnedOff, this, &MainWindow::showLiveState);
     showLiveState(QString());
     statusBar()->addPermanentWidget(liveBadge_);

@@ -1,6 +1,7 @@
 // Parameters panel: widgets <-> rgx::PipelineParams.
 #include "ParametersPanel.h"
 
+#include "ParameterCodec.h"
 #include "stages/StageVariants.h"
 
 #include <QCheckBox>
@@ -12,6 +13,9 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <limits>
+#include <utility>
 
 namespace rgx::ui {
 
@@ -36,6 +40,20 @@ void fillVariants(QComboBox* combo, const std::string& stage)
         combo->setItemData(combo->count() - 1, QString::fromStdString(variant.description), Qt::ToolTipRole);
     }
 }
+
+// Shows a number in its shortest form ("45", "45.125") and keeps eight
+// decimals, enough for every step of the adaptive threshold (1/256,
+// SPEC.md), so that a tolerance from a file or the command line is run as given.
+class ExactSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+protected:
+    QString textFromValue(double value) const override
+    {
+        return locale().toString(value, 'g', QLocale::FloatingPointShortest);
+    }
+};
 
 void selectData(QComboBox* combo, const QVariant& data)
 {
@@ -62,10 +80,11 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     mode_->setItemData(2, QStringLiteral("A fixed luma range around each seed's value (flood fill)"), Qt::ToolTipRole);
     grow->addRow(QStringLiteral("Mode"), mode_);
 
-    tolerance_ = new QDoubleSpinBox(growBox);
+    tolerance_ = new ExactSpinBox(growBox);
     tolerance_->setObjectName(QStringLiteral("toleranceSpin"));
-    tolerance_->setRange(0.0, 65535.0);
-    tolerance_->setDecimals(2);
+    const ParameterField& tolerance = parameterField("--tolerance");
+    tolerance_->setRange(tolerance.minimum, tolerance.maximum);
+    tolerance_->setDecimals(8);
     tolerance_->setValue(20.0);
     tolerance_->setToolTip(QStringLiteral("Adaptive mode: accept a pixel when |luma - region mean| <= tolerance"));
     grow->addRow(QStringLiteral("Tolerance"), tolerance_);
@@ -78,7 +97,7 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     upper_ = new QSpinBox(rangeRow);
     upper_->setObjectName(QStringLiteral("upperSpin"));
     for (QSpinBox* spin : {lower_, upper_}) {
-        spin->setRange(0, 65535);
+        spin->setRange(int(parameterField("--lower").minimum), int(parameterField("--lower").maximum));
         spin->setValue(20);
     }
     lower_->setPrefix(QStringLiteral("- "));
@@ -105,7 +124,10 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
 
     iterationCap_ = new QSpinBox(growBox);
     iterationCap_->setObjectName(QStringLiteral("iterationCapSpin"));
-    iterationCap_->setRange(0, 100000000);
+    // The table's cap, as far as a spin box's int reaches (a cap above the
+    // pixel count changes nothing: GrowParams::iterationCap).
+    const ParameterField& cap = parameterField("--max-iterations");
+    iterationCap_->setRange(int(cap.minimum), int(std::min<double>(cap.maximum, std::numeric_limits<int>::max())));
     iterationCap_->setSpecialValueText(QStringLiteral("no cap"));
     iterationCap_->setToolTip(QStringLiteral("Stop after this many iterations (a broken variant may never stop by itself)"));
     grow->addRow(QStringLiteral("Iteration cap"), iterationCap_);
@@ -179,9 +201,14 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     fillPrefilterVariants();
     updateEnabled();
 
+    shown_ = params();
     auto notify = [this] {
         if (!updating_) {
             updateEnabled();
+            const PipelineParams now = params();
+            const PipelineParams before = std::exchange(shown_, now);
+            if (!sameParameters(before, now))
+                emit edited(before, now);
             emit changed();
         }
     };
@@ -283,6 +310,7 @@ void ParametersPanel::setParams(const PipelineParams& params)
     selectData(postfilterVariant_, QString::fromStdString(params.postfilter.variant));
     updating_ = false;
     updateEnabled();
+    shown_ = this->params();
     emit changed();
 }
 

@@ -27,6 +27,9 @@ public:
 
 signals:
     void changed();
+    // The user changed a pipeline parameter in the panel (setParams does not
+    // emit it): the step for the undo stack.
+    void edited(const rgx::PipelineParams& before, const rgx::PipelineParams& after);
     void autoRunChanged(bool on);
     void autoRunChosen(bool on); // the user clicked the check box
 
@@ -51,6 +54,7 @@ private:
     QDoubleSpinBox* timeout_;
     QCheckBox* autoRun_;
     bool updating_ = false;
+    PipelineParams shown_; // what the panel showed after its last change
 };
 
 } // namespace rgx::ui

@@ -9,13 +9,13 @@
 #include "LabPanel.h"
 #include "LogPanel.h"
 #include "Notices.h"
+#include "ParameterCodec.h"
 #include "ParametersPanel.h"
 #include "TimingPanel.h"
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QSettings>
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 namespace rgx::ui {
@@ -28,18 +28,9 @@ QString text(const std::string& value) { return QString::fromStdString(value); }
 // runs exactly what the explorer runs.
 std::vector<std::string> segmentOptionsFor(const PipelineParams& params, const GrowVariant& variant)
 {
-    char tolerance[64];
-    const auto written = std::to_chars(tolerance, tolerance + sizeof(tolerance), params.grow.tolerance);
-    return {"--mode", modeName(params.grow.mode),
-            "--tolerance", std::string(tolerance, written.ptr),
-            "--lower", std::to_string(params.grow.lower),
-            "--upper", std::to_string(params.grow.upper),
-            "--rule", ruleName(params.grow.rule),
-            "--connectivity", std::to_string(params.grow.connectivity),
-            "--max-iterations", std::to_string(params.grow.maxIterations),
-            "--prefilter", prefilterText(params.prefilter),
-            "--postfilter", postfilterText(params.postfilter),
-            "--variant", variant.text()};
+    std::vector<std::string> options = parameterArguments(params);
+    options.insert(options.end(), {"--variant", variant.text()});
+    return options;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "Session.h"
 
 #include "Errors.h"
+#include "ParameterCodec.h"
 #include "Variant.h"
 #include <QDir>
 #include <QFile>
@@ -31,14 +32,6 @@ QJsonValue require(const QJsonObject& object, const char* key, const QString& or
     return value;
 }
 
-double number(const QJsonObject& object, const char* key, const QString& origin, double low, double high)
-{
-    const QJsonValue value = require(object, key, origin);
-    if (!value.isDouble() || value.toDouble() < low || value.toDouble() > high)
-        fail(origin, QStringLiteral("\"%1\" must be a number from %2 to %3").arg(QLatin1String(key)).arg(low).arg(high));
-    return value.toDouble();
-}
-
 std::string string(const QJsonObject& object, const char* key, const QString& origin)
 {
     const QJsonValue value = require(object, key, origin);
@@ -55,6 +48,33 @@ auto parseField(const QString& origin, const char* key, Parse parse)
         return parse();
     } catch (const InputError& error) {
         fail(origin, QStringLiteral("\"%1\": %2").arg(QLatin1String(key), QString::fromUtf8(error.what())));
+    }
+}
+
+// A parameter as the session holds it: numbers as JSON numbers, names and
+// filter specs as strings (ParameterCodec.h gives the text of both).
+QJsonValue parameterJson(const PipelineParams& params, const ParameterField& field)
+{
+    if (field.isNumber())
+        return field.kind == ParameterField::Kind::Decimal ? params.grow.tolerance
+                                                           : std::stod(parameterText(params, field));
+    return QString::fromStdString(parameterText(params, field));
+}
+
+void readParameter(PipelineParams& params, const QJsonObject& object, const ParameterField& field,
+                   const QString& origin)
+{
+    const QJsonValue value = require(object, std::string(field.key).c_str(), origin);
+    if (field.isNumber() ? !value.isDouble() : !value.isString()) {
+        fail(origin, QStringLiteral("\"%1\" must be a %2")
+                         .arg(QLatin1String(field.key.data(), qsizetype(field.key.size())),
+                              field.isNumber() ? QStringLiteral("number") : QStringLiteral("string")));
+    }
+    const std::string text = value.isDouble() ? numberText(value.toDouble()) : value.toString().toStdString();
+    try {
+        setParameter(params, field, text);
+    } catch (const InputError& error) {
+        fail(origin, QString::fromUtf8(error.what()));
     }
 }
 
@@ -75,17 +95,8 @@ QByteArray sessionToJson(const Session& session, const QString& sessionDirectory
 
     const PipelineParams& p = session.params;
     QJsonObject params;
-    params.insert(QStringLiteral("mode"), QString::fromStdString(modeName(p.grow.mode)));
-    params.insert(QStringLiteral("tolerance"), p.grow.tolerance);
-    params.insert(QStringLiteral("lower"), double(p.grow.lower));
-    params.insert(QStringLiteral("upper"), double(p.grow.upper));
-    params.insert(QStringLiteral("rule"), QString::fromStdString(ruleName(p.grow.rule)));
-    params.insert(QStringLiteral("connectivity"), p.grow.connectivity);
-    params.insert(QStringLiteral("maxIterations"), double(p.grow.maxIterations));
-    params.insert(QStringLiteral("prefilter"), QString::fromStdString(prefilterText(p.prefilter)));
-    params.insert(QStringLiteral("prefilterVariant"), QString::fromStdString(p.prefilter.variant));
-    params.insert(QStringLiteral("postfilter"), QString::fromStdString(postfilterText(p.postfilter)));
-    params.insert(QStringLiteral("postfilterVariant"), QString::fromStdString(p.postfilter.variant));
+    for (const ParameterField& field : parameterFields())
+        params.insert(QLatin1String(field.key.data(), qsizetype(field.key.size())), parameterJson(p, field));
     params.insert(QStringLiteral("timeoutSeconds"), session.timeoutSeconds);
     params.insert(QStringLiteral("autoRun"), session.autoRun);
     root.insert(QStringLiteral("params"), params);
@@ -137,19 +148,16 @@ Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory,
         fail(origin, QStringLiteral("\"params\" must be an object"));
     const QJsonObject params = paramsValue.toObject();
     PipelineParams& p = session.params;
-    p.grow.mode = parseField(origin, "mode", [&] { return parseMode(string(params, "mode", origin)); });
-    p.grow.tolerance = number(params, "tolerance", origin, 0, 65535);
-    p.grow.lower = uint32_t(number(params, "lower", origin, 0, 65535));
-    p.grow.upper = uint32_t(number(params, "upper", origin, 0, 65535));
-    p.grow.rule = parseField(origin, "rule", [&] { return parseRule(string(params, "rule", origin)); });
-    p.grow.connectivity = int(number(params, "connectivity", origin, 4, 8));
-    if (p.grow.connectivity != 4 && p.grow.connectivity != 8)
-        fail(origin, QStringLiteral("\"connectivity\" must be 4 or 8"));
-    p.grow.maxIterations = uint32_t(number(params, "maxIterations", origin, 0, 4294967295.0));
-    p.prefilter = parseField(origin, "prefilter", [&] { return parsePrefilter(string(params, "prefilter", origin)); });
-    p.prefilter.variant = params.value(QStringLiteral("prefilterVariant")).toString().toStdString();
-    p.postfilter = parseField(origin, "postfilter", [&] { return parsePostfilter(string(params, "postfilter", origin)); });
-    p.postfilter.variant = params.value(QStringLiteral("postfilterVariant")).toString().toStdString();
+    for (const ParameterField& field : parameterFields())
+        readParameter(p, params, field, origin);
+    // Sessions before the parameter table kept the filters' variants apart.
+    for (auto [key, variant] : {std::pair{"prefilterVariant", &p.prefilter.variant},
+                                std::pair{"postfilterVariant", &p.postfilter.variant}}) {
+        const QString named = params.value(QLatin1String(key)).toString();
+        if (!named.isEmpty() && variant->empty())
+            *variant = named.toStdString();
+    }
+    parseField(origin, "params", [&] { return checkFilters(p), 0; });
     session.timeoutSeconds = params.value(QStringLiteral("timeoutSeconds")).toDouble(120.0);
     session.autoRun = params.value(QStringLiteral("autoRun")).toBool(false);
 

@@ -63,6 +63,10 @@ expect 2 "unknown option --frobnicate for segment (rgx-cli segment --help lists 
 expect 2 "unknown driver" -- segment --image "$coins" --seeds "1,1" --variant driver=warp
 expect 2 "unknown mode" -- segment --image "$coins" --seeds "1,1" --mode fuzzy
 expect 2 "--connectivity" -- segment --image "$coins" --seeds "1,1" --connectivity 6
+# The parameter table's one message (engine/ParameterCodec.h): the explorer's
+# seeds files and sessions give the same.
+expect 2 "option --lower needs a whole number from 0 to 65535, not '-1'" -- segment --image "$coins" --seeds "1,1" --lower -1
+expect 2 "option --tolerance needs a number from 0 to 65535, not 'inf'" -- segment --image "$coins" --seeds "1,1" --tolerance inf
 expect 2 "needs a value" -- segment --image "$coins" --seeds
 expect 2 "exactly one of --seeds" -- segment --image "$coins"
 expect 2 "unknown command" -- explode

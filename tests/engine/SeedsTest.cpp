@@ -177,16 +177,18 @@ TEST(SeedsFile, SampleSeedsFilesAreValid)
 
 TEST(SeedsFile, SuggestedParametersComeFromOneCommentLine)
 {
-    rgx::GrowParams base;
-    base.lower = 7;
-    const auto params = rgx::parseSuggestedParameters(
-        "# a comment\n#parameters: --mode range --upper 12 --connectivity 8 --rule all\n1 2\n", "test", base);
-    ASSERT_TRUE(params.has_value());
-    EXPECT_EQ(params->mode, rgx::Mode::Range);
-    EXPECT_EQ(params->upper, 12u);
-    EXPECT_EQ(params->lower, 7u); // not named: the base's
-    EXPECT_EQ(params->connectivity, 8);
-    EXPECT_EQ(params->rule, rgx::Rule::All);
+    rgx::PipelineParams base;
+    base.grow.lower = 7;
+    const auto suggested = rgx::parseSuggestedParameters(
+        "# a comment\n#parameters: --mode range --upper 12 --connectivity 8 --rule all\n1 2\n", "test");
+    ASSERT_TRUE(suggested.has_value());
+    ASSERT_EQ(suggested->size(), 4u); // only what the line names
+    const rgx::GrowParams params = rgx::applyParameters(base, *suggested).grow;
+    EXPECT_EQ(params.mode, rgx::Mode::Range);
+    EXPECT_EQ(params.upper, 12u);
+    EXPECT_EQ(params.lower, 7u); // not named: the base's
+    EXPECT_EQ(params.connectivity, 8);
+    EXPECT_EQ(params.rule, rgx::Rule::All);
     EXPECT_FALSE(rgx::parseSuggestedParameters("# parameters are nice\n1 2\n", "test").has_value());
     EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --mode sideways\n", "test"), rgx::InputError);
     EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --tolerance\n", "test"), rgx::InputError);
@@ -196,15 +198,47 @@ TEST(SeedsFile, SuggestedParametersComeFromOneCommentLine)
     EXPECT_EQ(rgx::parseSeedsText("# parameters: --mode range\n1 2\n", "test").size(), 1u);
 }
 
+// Issue 28: "--lower -1" was read as 4294967295 from a seeds file, where the
+// command line refuses it; both now give the codec's one message.
+TEST(SeedsFile, SuggestedParametersAreCheckedAsTheCommandLineChecksThem)
+{
+    for (const char* line : {"--lower -1", "--upper 65536", "--tolerance -3", "--tolerance nan", "--lower 1.5",
+                             "--max-iterations -2", "--prefilter boxmean:0", "--mode Range"}) {
+        try {
+            rgx::parseSuggestedParameters(std::string("# parameters: ") + line + "\n", "seeds file 's'");
+            ADD_FAILURE() << line << " was accepted";
+        } catch (const rgx::InputError& error) {
+            const std::string message = error.what();
+            const std::string option = std::string(line).substr(0, std::string(line).find(' '));
+            EXPECT_EQ(message.rfind("seeds file 's': '# parameters:' option " + option, 0), 0u) << message;
+        }
+    }
+}
+
+TEST(SeedsFile, ExportedParametersReadBackAsTheSameParameters)
+{
+    rgx::PipelineParams params;
+    params.grow.mode = rgx::Mode::Adaptive;
+    params.grow.tolerance = 45.125;
+    params.grow.maxIterations = 4294967294u;
+    params.prefilter = rgx::parsePrefilter("gaussian:3");
+    const std::string text = rgx::formatSeedsText({{3, 4}, {5, 6}}, params);
+    EXPECT_EQ(rgx::parseSeedsText(text, "test").size(), 2u);
+    const auto suggested = rgx::parseSuggestedParameters(text, "test");
+    ASSERT_TRUE(suggested.has_value());
+    EXPECT_TRUE(rgx::sameParameters(rgx::applyParameters({}, *suggested), params));
+}
+
 TEST(SeedsFile, TheSamplesSuggestTheirModes)
 {
     const auto coins = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/coins.seeds");
     ASSERT_TRUE(coins.has_value());
-    EXPECT_EQ(coins->mode, rgx::Mode::Adaptive);
-    EXPECT_EQ(coins->tolerance, 45.0);
+    const rgx::GrowParams coinParams = rgx::applyParameters({}, *coins).grow;
+    EXPECT_EQ(coinParams.mode, rgx::Mode::Adaptive);
+    EXPECT_EQ(coinParams.tolerance, 45.0);
     const auto astronaut = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/astronaut.seeds");
     ASSERT_TRUE(astronaut.has_value());
-    EXPECT_EQ(astronaut->mode, rgx::Mode::Competitive);
+    EXPECT_EQ(rgx::applyParameters({}, *astronaut).grow.mode, rgx::Mode::Competitive);
 }
 
 TEST(ValidateSeeds, AcceptsSeedsInsideTheImage)

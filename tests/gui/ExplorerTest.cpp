@@ -43,6 +43,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QTest>
 #include <QStatusBar>
 #include <QToolButton>
@@ -115,6 +116,7 @@ private slots:
     void cleanup();
 
     void opensBundledSampleFromTheMenuAndRunsIt();
+    void parameterEditsAreStepsOfUndo();
     void seedEditsWithTheMouseAreUndoable();
     void seedsCannotLeaveTheImage();
     void statusBarShowsThePixelUnderTheCursor();
@@ -600,6 +602,35 @@ void ExplorerTest::chartExportsAsPngAndPdfAtTheChosenSize()
     QVERIFY(window_->exportTimings(folder_->filePath(QStringLiteral("timings.json"))));
     QVERIFY(window_->exportOverlay(folder_->filePath(QStringLiteral("overlay.png"))));
     QCOMPARE(QImage(folder_->filePath(QStringLiteral("overlay.png"))).size(), QSize(384, 303));
+}
+
+// Issue 28: undo took back seeds but not parameters. A spin box's steps are
+// one step of undo; a second field is another.
+void ExplorerTest::parameterEditsAreStepsOfUndo()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    clickPixel(40, 40);
+    QUndoStack* undo = window_->undoStack();
+    const int seedSteps = undo->count();
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    auto* lower = child<QSpinBox>(window_.get(), "lowerSpin");
+    lower->stepUp();
+    lower->stepUp();
+    lower->stepUp();
+    QCOMPARE(window_->parametersPanel()->params().grow.lower, 23u);
+    QCOMPARE(undo->count(), seedSteps + 2);
+    QCOMPARE(undo->undoText(), QStringLiteral("set --lower 23"));
+    undo->undo();
+    QCOMPARE(lower->value(), 20);
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Range);
+    undo->undo();
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Competitive);
+    undo->undo();
+    QVERIFY(window_->seeds().empty());
+    undo->redo();
+    undo->redo();
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Range);
 }
 
 void ExplorerTest::sessionReopensExactly()

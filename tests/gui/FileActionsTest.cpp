@@ -13,6 +13,7 @@
 #include "ViewState.h"
 #include "io/Export.h"
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
@@ -40,6 +41,8 @@ private slots:
     void aSampleOpensWithItsSeedsAndAsksForARun();
     void importedSeedsAreOneUndoStepAndMayBringParameters();
     void aSavedSessionReopensExactly();
+    void aBadParameterGetsTheCommandLinesMessageEverywhere();
+    void exportedSeedsCarryTheirParameters();
     void exportsNeedAResult();
     void exportsWriteTheResult();
     void aFailedExportLeavesNoFile();
@@ -154,8 +157,18 @@ void FileActionsTest::importedSeedsAreOneUndoStepAndMayBringParameters()
     QCOMPARE(parameters_->params().grow.mode, Mode::Range);
     QCOMPARE(parameters_->params().grow.lower, 30u);
     QCOMPARE(parameters_->params().grow.upper, 25u);
+    // The log names what the file said, nothing else (issue 28).
+    const QString log = log_->toPlainText();
+    QVERIFY2(log.contains(QStringLiteral("Parameters suggested by test.seeds: --mode range --lower 30 --upper 25\n")),
+             qPrintable(log));
     document_->undoStack()->undo();
     QVERIFY(document_->seeds().empty());
+    // Undo takes back the parameters the seeds came with, too.
+    QCOMPARE(parameters_->params().grow.mode, Mode::Competitive);
+    QCOMPARE(parameters_->params().grow.lower, 20u);
+    document_->undoStack()->redo();
+    QCOMPARE(parameters_->params().grow.lower, 30u);
+    document_->undoStack()->undo();
     // A seed outside the image refuses the whole file.
     QVERIFY(!files_->importSeeds(writeFile(path("outside.seeds"), "1 1\n400 1\n")));
     QVERIFY(document_->seeds().empty());
@@ -194,6 +207,47 @@ void FileActionsTest::aSavedSessionReopensExactly()
     // The session is a recent file too.
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().first(),
              QFileInfo(path("work.json")).absoluteFilePath());
+}
+
+// Issue 28: a seeds file's "--lower -1" was read as 4294967295 and the range
+// field showed "- 0". The seeds file and the session now refuse it with the
+// message rgx-cli gives (tests/cli/cli_contract.sh), and change nothing.
+void FileActionsTest::aBadParameterGetsTheCommandLinesMessageEverywhere()
+{
+    const QString message = QStringLiteral("option --lower needs a whole number from 0 to 65535, not '-1'");
+    QVERIFY(files_->openImage(writeImage("image.png")));
+    const PipelineParams before = parameters_->params();
+    QVERIFY(!files_->importSeeds(writeFile(path("bad.seeds"), "# parameters: --mode range --lower -1\n1 1\n")));
+    QVERIFY2(notices_->last().contains(message), qPrintable(notices_->last()));
+    QVERIFY(document_->seeds().empty());
+    QVERIFY(sameParameters(parameters_->params(), before));
+
+    document_->addSeed(QPoint(3, 4));
+    QVERIFY(files_->saveSession(path("work.rgx")));
+    QFile file(path("work.rgx"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray json = file.readAll();
+    file.close();
+    json.replace("\"lower\": 20", "\"lower\": -1");
+    QVERIFY(json.contains("\"lower\": -1"));
+    writeFile(path("bad.rgx"), json);
+    QVERIFY(!files_->openSession(path("bad.rgx")));
+    QVERIFY2(notices_->last().contains(message), qPrintable(notices_->last()));
+}
+
+void FileActionsTest::exportedSeedsCarryTheirParameters()
+{
+    QVERIFY(files_->openImage(writeImage("image.png")));
+    document_->addSeed(QPoint(3, 4));
+    PipelineParams params;
+    params.grow.mode = Mode::Adaptive;
+    params.grow.tolerance = 45.125; // kept exactly by the panel
+    parameters_->setParams(params);
+    QVERIFY(files_->exportSeeds(path("mine.seeds")));
+    parameters_->setParams(PipelineParams{});
+    QVERIFY(files_->importSeeds(path("mine.seeds")));
+    QCOMPARE(parameters_->params().grow.mode, Mode::Adaptive);
+    QCOMPARE(parameters_->params().grow.tolerance, 45.125);
 }
 
 void FileActionsTest::exportsNeedAResult()
