@@ -160,6 +160,8 @@ void MainWindow::connectParts()
     connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::updateActions);
     connect(devicePanel_, &DevicePanel::deviceChanged, this, [this] { lab_->setDevice(devicePanel_->currentDevice()); });
     connect(timing_, &TimingPanel::keptRunsChanged, this, &MainWindow::updateActions);
+    // The frame shown is marked on the per-iteration chart.
+    connect(playback_, &PlaybackPanel::frameChanged, timing_, [this](uint32_t frame) { timing_->setPlaybackIteration(int(frame)); });
 
     // The window's own signals, for the command line and tests.
     connect(runs_, &RunController::devicesListed, this, &MainWindow::devicesListed);

@@ -1,9 +1,11 @@
 // Timeline plot: the axes and their ranges, the rows of a run, the tooltips.
 #include "TimelinePlot.h"
 
+#include "ChartView.h"
 #include "Format.h"
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
 
 namespace rgx::ui {
 
@@ -79,6 +81,8 @@ TimelinePlot::TimelinePlot(const QString& title, QWidget* parent) : QCustomPlot(
     yAxis->setRangeReversed(true);
     yAxis->setSubTicks(false);
     yAxis->grid()->setVisible(false);
+    keepWithinHome(this);
+    connect(this, &QCustomPlot::beforeReplot, this, &TimelinePlot::fitRows);
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const int index = bars_ ? bars_->segmentAt(event->position()) : -1;
         if (index >= 0)
@@ -101,18 +105,37 @@ void TimelinePlot::showTimeline(std::vector<TimelineBars::Segment> segments, con
     yAxis->setTicker(ticker);
     xAxis->setLabel(timeLabel);
     yAxis->setLabel(QString());
+    rowCount_ = rowNames.size();
     if (bars_->segments().empty()) {
-        xAxis->setRange(0, 1);
-        yAxis->setRange(-0.5, 0.5);
+        setHomeRanges(this, QCPRange(0, 1), QCPRange(-0.5, 0.5));
     } else {
-        rescaleAxes();
-        const QCPRange x = xAxis->range();
-        xAxis->setRange(std::min(0.0, x.lower), x.upper + (x.upper - x.lower) * 0.02);
-        if (rowRange)
-            yAxis->setRange(*rowRange);
+        // From the bars themselves: the axes' ranges are held within the
+        // previous timeline's (ChartView.h).
+        bool found = false;
+        const QCPRange x = bars_->getKeyRange(found);
+        const QCPRange rows = rowRange ? *rowRange : bars_->getValueRange(found);
+        setHomeRanges(this, QCPRange(std::min(0.0, x.lower), x.upper + (x.upper - x.lower) * 0.02), rows);
     }
     legend->setVisible(false);
     replot();
+}
+
+void TimelinePlot::fitRows()
+{
+    const QPointF home = property("homeValues").toPointF();
+    const double pitch = QFontMetrics(yAxis->tickLabelFont()).height() + 2;
+    const double fitting = std::max(1.0, std::floor(axisRect()->height() / pitch));
+    const bool windowed = rowCount_ > 0 && home.y() - home.x() > fitting + 0.01;
+    axisRect()->setRangeDrag(windowed ? Qt::Horizontal | Qt::Vertical : Qt::Horizontal);
+    yAxis->setLabel(windowed ? QStringLiteral("%1 rows: drag up or down").arg(rowCount_) : QString());
+    // Rows do not zoom: the row axis shows as many as fit, from the row
+    // at the top (dragged there, or the first).
+    if (windowed) {
+        const double top = std::min(yAxis->range().lower, home.y() - fitting);
+        yAxis->setRange(top, top + fitting);
+    } else {
+        yAxis->setRange(home.x(), home.y());
+    }
 }
 
 } // namespace rgx::ui

@@ -65,7 +65,12 @@ public:
               const QString& timeLabel, std::optional<QCPRange> rowRange = std::nullopt);
 
 private:
+    // Rows closer than a label's height would overlap their names: the row
+    // axis then shows as many as fit, and drags up and down over the rest.
+    void fitRows();
+
     TimelineBars* bars_ = nullptr;
+    int rowCount_ = 0;
 };
 
 } // namespace rgx::ui

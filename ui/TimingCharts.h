@@ -37,7 +37,8 @@ QString inputsDifference(const RunInputs& a, const RunInputs& b);
 
 // Each one replaces what the chart showed; the plots keep their layout.
 void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs);
-void drawPerKernel(QCustomPlot* plot, const std::vector<RunEntry>& runs);
+// logScale: a logarithmic time axis, so that small kernels show beside large ones.
+void drawPerKernel(QCustomPlot* plot, const std::vector<RunEntry>& runs, bool logScale = false);
 void drawTimeline(TimelinePlot* plot, const std::vector<RunEntry>& runs);
 // Compiler facts (work-group limits, memory, registers) of every kernel of the runs.
 void fillKernelTable(QTableWidget* table, const std::vector<RunEntry>& runs);

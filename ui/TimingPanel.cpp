@@ -2,11 +2,13 @@
 // is drawn again (TimingCharts) whenever the runs or the kept selection change.
 #include "TimingPanel.h"
 
+#include "ChartView.h"
 #include "Errors.h"
 #include "Format.h"
 #include "TimelinePlot.h"
 #include "Timing.h"
 #include "io/Export.h"
+#include <QCheckBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -70,6 +72,19 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent)
     kernelTable_->setAlternatingRowColors(true);
     tabs_->addTab(kernelTable_, QStringLiteral("Kernels"));
     chartLayout->addWidget(tabs_, 1);
+    auto* chartControls = new QHBoxLayout;
+    auto* reset = new QPushButton(QStringLiteral("Reset view"), chartSide);
+    reset->setObjectName(QStringLiteral("resetChartButton"));
+    reset->setToolTip(QStringLiteral("Show the whole run again. In a chart, the wheel zooms, a drag pans and a "
+                                     "double-click resets; time and iterations stay at zero or above."));
+    logScale_ = new QCheckBox(QStringLiteral("Log scale (per kernel)"), chartSide);
+    logScale_->setObjectName(QStringLiteral("kernelLogScale"));
+    logScale_->setToolTip(QStringLiteral("A logarithmic time axis for the per-kernel chart, so that short kernels "
+                                         "and copies show beside the longest"));
+    chartControls->addWidget(reset);
+    chartControls->addWidget(logScale_);
+    chartControls->addStretch(1);
+    chartLayout->addLayout(chartControls);
     summary_ = new QLabel(chartSide);
     summary_->setObjectName(QStringLiteral("timingSummary"));
     summary_->setWordWrap(true);
@@ -99,6 +114,12 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent)
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
 
+    connect(reset, &QPushButton::clicked, this, [this] {
+        QCustomPlot* chart = plot(currentChart());
+        if (resetToHome(chart))
+            chart->replot();
+    });
+    connect(logScale_, &QCheckBox::toggled, this, [this] { drawPerKernel(kernelPlot_, shownRuns(), logScale_->isChecked()); });
     connect(keepButton_, &QPushButton::clicked, this, &TimingPanel::keepCurrentRun);
     connect(removeButton_, &QPushButton::clicked, this, [this] {
         const int row = keptList_->currentRow();
@@ -132,6 +153,7 @@ QCustomPlot* TimingPanel::makePlot(const char* name, const QString& title)
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 10, QFont::Bold)));
     setUpPlot(plot, name);
+    keepWithinHome(plot);
     connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent* event) { showHover(plot, event); });
     return plot;
 }
@@ -164,12 +186,15 @@ void TimingPanel::setCurrentRun(const RunEntry& run)
     current_ = run;
     keepButton_->setEnabled(run.result != nullptr);
     rebuild();
+    // A new run is shown at its last iteration (PlaybackPanel::setFrameCount).
+    setPlaybackIteration(run.result ? int(run.result->iterations) : -1);
 }
 
 void TimingPanel::clearCurrentRun()
 {
     current_ = RunEntry{};
     keepButton_->setEnabled(false);
+    setPlaybackIteration(-1);
     rebuild();
 }
 
@@ -233,6 +258,13 @@ std::vector<RunEntry> TimingPanel::shownRuns() const
 }
 
 void TimingPanel::showChart(Chart chart) { tabs_->setCurrentIndex(int(chart)); }
+
+void TimingPanel::setPlaybackIteration(int iteration)
+{
+    playbackIteration_ = iteration;
+    markKey(iterationPlot_, iteration, QStringLiteral("playback: iteration %1").arg(iteration));
+    iterationPlot_->replot(QCustomPlot::rpQueuedReplot);
+}
 QString TimingPanel::summaryText() const { return summary_->text(); }
 void TimingPanel::showKernelTable() { tabs_->setCurrentWidget(kernelTable_); }
 
@@ -257,7 +289,7 @@ void TimingPanel::rebuild()
 {
     const std::vector<RunEntry> runs = shownRuns();
     drawPerIteration(iterationPlot_, runs);
-    drawPerKernel(kernelPlot_, runs);
+    drawPerKernel(kernelPlot_, runs, logScale_->isChecked());
     drawTimeline(timelinePlot_, runs);
     // The kernel table: every kept run (checked or not: the table is cheap
     // to read), then the current run when it is not kept.
@@ -315,16 +347,27 @@ void TimingPanel::showHover(QCustomPlot* plot, QMouseEvent* event)
 {
     QString tip;
     int dataIndex = -1;
-    auto* bars = qobject_cast<QCPBars*>(plot->plottableAt(event->position(), false, &dataIndex));
+    QCPAbstractPlottable* under = plot->plottableAt(event->position(), false, &dataIndex);
+    const QString unitSymbol = plot->yAxis->label().section(QLatin1Char('('), -1).section(QLatin1Char(')'), 0, 0);
+    if (auto* graph = qobject_cast<QCPGraph*>(under); graph && dataIndex >= 0 && dataIndex < graph->data()->size()) {
+        const auto point = graph->data()->at(dataIndex);
+        tip = QStringLiteral("%1\n%2, iteration %3: %4 %5")
+                  .arg(graph->property("run").toString(), graph->property("kernel").toString())
+                  .arg(int(point->key))
+                  .arg(point->value, 0, 'f', 2)
+                  .arg(unitSymbol);
+    }
+    auto* bars = qobject_cast<QCPBars*>(under);
     if (bars && dataIndex >= 0 && dataIndex < bars->data()->size()) {
         const auto point = bars->data()->at(dataIndex);
         const QString run = bars->property("run").toString();
         if (plot == iterationPlot_) {
-            tip = QStringLiteral("%1\n%2, iteration %3: %4 %5")
-                      .arg(run, bars->name())
+            const QStringList launches = bars->property("launches").toStringList();
+            tip = QStringLiteral("%1\n%2, iteration %3: %4 %5%6")
+                      .arg(run, bars->property("kernel").toString())
                       .arg(int(point->key))
                       .arg(point->value, 0, 'f', 2)
-                      .arg(plot->yAxis->label().section(QLatin1Char('('), -1).chopped(1));
+                      .arg(unitSymbol, dataIndex < launches.size() ? launches[dataIndex] : QString());
         } else {
             const QStringList tips = bars->property("tips").toStringList();
             tip = run + QLatin1Char('\n') + (dataIndex < tips.size() ? tips[dataIndex] : QString());

@@ -10,6 +10,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QMouseEvent;
@@ -37,6 +38,9 @@ public:
 
     enum Chart { PerIteration, PerKernel, Timeline };
     void showChart(Chart chart);
+    // Marks the playback's iteration on the per-iteration chart (-1: none).
+    void setPlaybackIteration(int iteration);
+    int playbackIteration() const { return playbackIteration_; }
     Chart currentChart() const;
     QCustomPlot* plot(Chart chart) const;
     // The "Kernels" tab: compiler facts (work-group limits, memory,
@@ -76,6 +80,8 @@ private:
     QPushButton* keepButton_;
     QPushButton* removeButton_;
     QLabel* summary_;
+    QCheckBox* logScale_;
+    int playbackIteration_ = -1;
     bool updatingList_ = false;
 };
 

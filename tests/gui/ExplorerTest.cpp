@@ -549,6 +549,11 @@ void ExplorerTest::playbackStepsThroughIterations()
     QTest::mouseClick(child<QToolButton>(window_.get(), "stepBackButton"), Qt::LeftButton);
     QCOMPARE(playback->frame(), last - 1);
     QVERIFY(window_->currentPicture() != finalPicture);
+    // The per-iteration chart marks the iteration shown (issue 28).
+    QCOMPARE(window_->timingPanel()->playbackIteration(), int(last - 1));
+    auto* marker = window_->timingPanel()->plot(TimingPanel::PerIteration)->findChild<QCPItemStraightLine*>(QStringLiteral("keyMarker"));
+    QVERIFY(marker && marker->visible());
+    QCOMPARE(marker->point1->key(), double(last - 1));
     QTest::mouseClick(child<QToolButton>(window_.get(), "stepForwardButton"), Qt::LeftButton);
     QCOMPARE(playback->frame(), last);
     QCOMPARE(window_->currentPicture(), finalPicture); // cached, and rebuilt identically

@@ -3,9 +3,13 @@
 // what the per-iteration chart says of a run it has no bars for.
 #include "Format.h"
 #include "TimelinePlot.h"
+#include "ChartView.h"
 #include "TimingCharts.h"
+#include "Timing.h"
 #include <QTest>
 #include <qcustomplot.h>
+#include <memory>
+#include <set>
 
 using namespace rgx;
 using namespace rgx::ui;
@@ -44,6 +48,11 @@ private slots:
     void showingReplacesTheBarsAndNamesTheRows();
     void theBarUnderTheMouseIsFound();
     void thePerIterationChartSaysWhyARunHasNoBars();
+    void eachRunHasItsOwnColourAndLongRunsAreLines();
+    void zoomAndDragKeepZeroAndResetGoesHome();
+    void perKernelBarsAreLabelledAndMayBeLogarithmic();
+    void launchesThatAreNoIterationsAreSaid();
+    void timelineRowsNeverOverlapTheirNames();
 };
 
 void TimelinePlotTest::rowsAreKernelsAndCopiesInOrderOfFirstAppearance()
@@ -169,6 +178,192 @@ void TimelinePlotTest::thePerIterationChartSaysWhyARunHasNoBars()
     tiles[2].note.clear(); // a device-side enqueue chain: one launch, no note
     drawPerIteration(&plot, {run(4, tiles)});
     QVERIFY2(title().contains(QStringLiteral("the device enqueued its iterations")), qPrintable(title()));
+}
+
+namespace {
+
+// A run of `iterations` iterations with two kernels each, and a set-up launch.
+std::vector<TimingRecord> iterations(int count, uint64_t growNs = 1000)
+{
+    std::vector<TimingRecord> records = {record("write:luma", 10, 20, 120), record("place_seeds", 11, 120, 220)};
+    uint64_t t = 220;
+    for (int i = 1; i <= count; ++i) {
+        for (const char* kernel : {"grow", "summarize"}) {
+            TimingRecord launch = record(kernel, t, t, t + (kernel[0] == 'g' ? growNs : 100));
+            launch.iteration = i;
+            t = launch.end;
+            records.push_back(launch);
+        }
+    }
+    return records;
+}
+
+RunEntry runOf(int number, std::vector<TimingRecord> records)
+{
+    auto result = std::make_shared<GrowResult>();
+    result->timings = std::move(records);
+    return RunEntry{number, QStringLiteral("run"), result, {}};
+}
+
+// A chart as the timings panel has it: a title row above the axes.
+std::unique_ptr<QCustomPlot> titledPlot()
+{
+    auto plot = std::make_unique<QCustomPlot>();
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot.get(), QString()));
+    plot->resize(640, 360);
+    return plot;
+}
+
+// The title and the notes box under it (IterationChart.cpp).
+QString titleOf(QCustomPlot* plot)
+{
+    QString text = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0))->text();
+    if (auto* notes = plot->findChild<QCPItemText*>(QStringLiteral("chartNotes")); notes && notes->visible())
+        text += QLatin1Char('\n') + notes->text();
+    return text;
+}
+
+} // namespace
+
+// Issue 28: two kept runs were the same blue at 261 iterations (a hatch
+// pattern told them apart, invisible at that width).
+void TimelinePlotTest::eachRunHasItsOwnColourAndLongRunsAreLines()
+{
+    auto plot = titledPlot();
+    drawPerIteration(plot.get(), {runOf(1, iterations(30)), runOf(2, iterations(30))});
+    std::set<QRgb> first, second;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+        QVERIFY(bars);
+        QCOMPARE(bars->brush().style(), Qt::SolidPattern);
+        (bars->property("run").toString().startsWith(QStringLiteral("#1")) ? first : second).insert(bars->brush().color().rgb());
+    }
+    QCOMPARE(first.size(), size_t(2)); // its two kernels, in shades of its colour
+    for (QRgb colour : first)
+        QVERIFY(!second.count(colour));
+    QCOMPARE(plot->legend->itemCount(), 2); // one entry per run
+
+    drawPerIteration(plot.get(), {runOf(1, iterations(261)), runOf(2, iterations(261))});
+    QCOMPARE(plot->plottableCount(), 2);
+    auto* one = qobject_cast<QCPGraph*>(plot->plottable(0));
+    auto* two = qobject_cast<QCPGraph*>(plot->plottable(1));
+    QVERIFY(one && two);
+    QVERIFY(one->pen().color() != two->pen().color());
+    QCOMPARE(one->data()->size(), 261);
+    QVERIFY2(titleOf(plot.get()).contains(QStringLiteral("one line per run")), qPrintable(titleOf(plot.get())));
+}
+
+// Issue 28: wheel zoom moved the y axis off zero, zooming out went to
+// negative iterations and times, and there was no reset.
+void TimelinePlotTest::zoomAndDragKeepZeroAndResetGoesHome()
+{
+    auto plot = titledPlot();
+    keepWithinHome(plot.get());
+    drawPerIteration(plot.get(), {runOf(1, iterations(40))});
+    const QCPRange homeX = plot->xAxis->range(), homeY = plot->yAxis->range();
+    QCOMPARE(homeY.lower, 0.0);
+    plot->yAxis->scaleRange(0.5, homeY.center()); // a wheel step in, about the middle
+    QCOMPARE(plot->yAxis->range().lower, 0.0);
+    QVERIFY(plot->yAxis->range().upper < homeY.upper);
+    plot->xAxis->scaleRange(10.0, homeX.center()); // far out
+    QCOMPARE(plot->xAxis->range().lower, homeX.lower);
+    QCOMPARE(plot->xAxis->range().upper, homeX.upper);
+    plot->xAxis->setRange(10, 20);
+    plot->xAxis->moveRange(-50); // dragged past the start
+    QVERIFY(plot->xAxis->range().lower >= homeX.lower);
+    QCOMPARE(plot->xAxis->range().size(), 10.0);
+    QVERIFY(resetToHome(plot.get()));
+    QCOMPARE(plot->xAxis->range(), homeX);
+    QCOMPARE(plot->yAxis->range(), homeY);
+    // A stalled iteration is cut off the axis; the title says so and says
+    // nothing of the mouse (an exported chart has none).
+    auto records = iterations(200);
+    records[10].end += 1000000;
+    drawPerIteration(plot.get(), {runOf(1, records)});
+    QVERIFY2(titleOf(plot.get()).contains(QStringLiteral("are cut")), qPrintable(titleOf(plot.get())));
+    QVERIFY2(!titleOf(plot.get()).contains(QStringLiteral("wheel")), qPrintable(titleOf(plot.get())));
+    // ...and zooming out may show the tall bar.
+    plot->yAxis->scaleRange(1000.0, 0);
+    QVERIFY(plot->yAxis->range().upper * 1e3 > 1000);
+}
+
+// Issue 28: the per-kernel bars showed only the largest kernel.
+void TimelinePlotTest::perKernelBarsAreLabelledAndMayBeLogarithmic()
+{
+    auto plot = titledPlot();
+    const std::vector<RunEntry> runs = {runOf(1, iterations(10, 1000000))};
+    drawPerKernel(plot.get(), runs);
+    auto* bars = qobject_cast<QCPBars*>(plot->plottable(0));
+    QVERIFY(bars);
+    QStringList labels;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+            labels << text->text();
+    QCOMPARE(labels.size(), bars->data()->size());
+    QVERIFY2(labels.contains(QStringLiteral("10.0 ms")), qPrintable(labels.join(QLatin1Char('|'))));
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+    drawPerKernel(plot.get(), runs, true);
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(plot->yAxis->range().lower > 0);
+    // The smallest bar (1 us of summarize... 100 ns each) is within the axis.
+    bars = qobject_cast<QCPBars*>(plot->plottable(0));
+    double smallest = 1e300;
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+        smallest = std::min(smallest, it->value);
+    QVERIFY(plot->yAxis->range().contains(smallest));
+    QVERIFY(plot->yAxis->label().contains(QStringLiteral("log")));
+}
+
+// Issue 28: "764 grow_sweep launches for 704 iterations" were drawn without
+// saying what the extra ones were.
+void TimelinePlotTest::launchesThatAreNoIterationsAreSaid()
+{
+    auto records = iterations(5);
+    TimingRecord again = records.back();
+    again.kernel = "grow";
+    again.iteration = 5;
+    records.push_back(again); // iteration 5 ran grow twice
+    auto plot = titledPlot();
+    drawPerIteration(plot.get(), {runOf(1, records)});
+    const QString title = titleOf(plot.get());
+    QVERIFY2(title.contains(QStringLiteral("1 launches repeat a kernel within its iteration")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("1 set-up launches are in no iteration")), qPrintable(title));
+    drawPerKernel(plot.get(), {runOf(1, records)});
+    const QStringList tips = qobject_cast<QCPBars*>(plot->plottable(0))->property("tips").toStringList();
+    QVERIFY2(tips.join(QLatin1Char('|')).contains(QStringLiteral("6 launches in 5 iterations (1 more where an iteration ran it again)")),
+             qPrintable(tips.join(QLatin1Char('|'))));
+    // host-batched checks a batch after it ran: launches numbered past the
+    // run's last iteration are the rest of the batch, and said to be.
+    RunEntry batched = runOf(2, iterations(5));
+    std::const_pointer_cast<GrowResult>(batched.result)->iterations = 3;
+    drawPerIteration(plot.get(), {batched});
+    QVERIFY2(titleOf(plot.get()).contains(QStringLiteral("the rest of a batch) #2: 4")),
+             qPrintable(titleOf(plot.get())));
+    drawPerKernel(plot.get(), {batched});
+    const QString grow = qobject_cast<QCPBars*>(plot->plottable(0))->property("tips").toStringList().join(QLatin1Char('|'));
+    QVERIFY2(grow.contains(QStringLiteral("5 launches in 3 iterations, 2 past the last iteration")), qPrintable(grow));
+}
+
+// Issue 28: with two runs the timeline's row names overlapped.
+void TimelinePlotTest::timelineRowsNeverOverlapTheirNames()
+{
+    TimelinePlot plot(QStringLiteral("t"));
+    plot.resize(600, 220);
+    std::vector<TimelineBars::Segment> segments;
+    QMap<double, QString> names;
+    for (int row = 0; row < 40; ++row) {
+        segments.push_back({double(row), 0.0, 1.0, Qt::blue, QString()});
+        names.insert(row, QStringLiteral("#%1 kernel %2").arg(row / 20 + 1).arg(row));
+    }
+    plot.showTimeline(segments, names, QStringLiteral("time"));
+    plot.replot();
+    const double pitch = plot.axisRect()->height() / plot.yAxis->range().size();
+    QVERIFY2(pitch >= QFontMetrics(plot.yAxis->tickLabelFont()).height(), qPrintable(QString::number(pitch)));
+    QVERIFY(plot.yAxis->label().contains(QStringLiteral("40 rows")));
+    QVERIFY(plot.axisRect()->rangeDrag().testFlag(Qt::Vertical));
+    plot.yAxis->moveRange(100); // dragged past the last row
+    QVERIFY(plot.yAxis->range().upper <= 39.5 + 1e-9);
 }
 
 QTEST_MAIN(TimelinePlotTest)
