@@ -93,7 +93,6 @@ void markKey(QCustomPlot* plot, double key, const QString& label)
         text->setObjectName(QStringLiteral("keyMarkerLabel"));
         text->setColor(QColor(200, 30, 30));
         text->setFont(QFont(plot->font().family(), 8));
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom); // clear of the notes at the top
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         text->setLayer(QStringLiteral("overlay"));
     }
@@ -105,7 +104,10 @@ void markKey(QCustomPlot* plot, double key, const QString& label)
     line->point1->setCoords(key, 0);
     line->point2->setCoords(key, 1);
     text->position->setCoords(key, 0.97);
-    text->setText(QStringLiteral(" ") + label);
+    // Beside the line, on the side with room.
+    const bool rightHalf = key > plot->xAxis->range().center();
+    text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+    text->setText(rightHalf ? label + QStringLiteral(" ") : QStringLiteral(" ") + label);
 }
 
 } // namespace rgx::ui

@@ -27,6 +27,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -45,12 +46,16 @@ namespace {
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
+// A panel in a dock scrolls up and down only: the dock is at least as wide
+// as the panel's narrowest layout with the vertical scroll bar beside it.
 QWidget* scrollable(QWidget* panel)
 {
     auto* area = new QScrollArea;
     area->setWidget(panel);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    area->setMinimumWidth(panel->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width() + 2);
     return area;
 }
 

@@ -44,6 +44,10 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QTreeWidget>
+#include <QDockWidget>
+#include <QScrollBar>
+#include <QScrollArea>
 #include <QTest>
 #include <QStatusBar>
 #include <QToolButton>
@@ -117,6 +121,7 @@ private slots:
 
     void opensBundledSampleFromTheMenuAndRunsIt();
     void parameterEditsAreStepsOfUndo();
+    void noDockScrollsSidewaysAtTheDefaultSize();
     void seedEditsWithTheMouseAreUndoable();
     void seedsCannotLeaveTheImage();
     void statusBarShowsThePixelUnderTheCursor();
@@ -607,6 +612,31 @@ void ExplorerTest::chartExportsAsPngAndPdfAtTheChosenSize()
     QVERIFY(window_->exportTimings(folder_->filePath(QStringLiteral("timings.json"))));
     QVERIFY(window_->exportOverlay(folder_->filePath(QStringLiteral("overlay.png"))));
     QCOMPARE(QImage(folder_->filePath(QStringLiteral("overlay.png"))).size(), QSize(384, 303));
+}
+
+// Issue 28: the device and variant dock needed a horizontal scroll bar at
+// the window's default size, on every device of the list.
+void ExplorerTest::noDockScrollsSidewaysAtTheDefaultSize()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    window_->resize(1500, 950);
+    auto* devices = child<QTreeWidget>(window_.get(), "deviceList");
+    for (int row = 0; row < std::max(1, devices->topLevelItemCount()); ++row) {
+        if (devices->topLevelItemCount() > 0)
+            devices->setCurrentItem(devices->topLevelItem(row));
+        for (const char* dock : {"devicesDock", "parametersDock", "playbackDock"}) {
+            auto* area = child<QDockWidget>(window_.get(), dock)->findChild<QScrollArea*>();
+            QVERIFY(area);
+            child<QDockWidget>(window_.get(), dock)->raise();
+            QTest::qWait(50);
+            QVERIFY2(!area->horizontalScrollBar()->isVisible(),
+                     qPrintable(QStringLiteral("%1 scrolls sideways on device row %2: content %3 px in %4 px")
+                                    .arg(QLatin1String(dock))
+                                    .arg(row)
+                                    .arg(area->widget()->minimumSizeHint().width())
+                                    .arg(area->viewport()->width())));
+        }
+    }
 }
 
 // Issue 28: undo took back seeds but not parameters. A spin box's steps are
