@@ -6,6 +6,7 @@
 #include "bench/BenchInputs.h"
 #include "bench/CaseBench.h"
 #include "bench/FloodFillBaseline.h"
+#include "bench/NppBaseline.h"
 #include "bench/Floors.h"
 #include "bench/Measure.h"
 #include "Errors.h"
@@ -40,7 +41,8 @@ const char* benchUsage =
     "          [--seeds 1,4,64] [--modes competitive,range] [--variants all|\"V;V\"]\n"
     "          [--repeat 5] [--warmup 1] [--reference-repeat 1] [--cpu-threads N]\n"
     "          [--lower 40] [--upper 40] [--tolerance 12] [--connectivity 4|8]\n"
-    "          [--noise-seed 1] [--json FILE] [--csv FILE]\n";
+    "          [--noise-seed 1] [--photos] [--photos-dir DIR] [--photo-sizes LIST] [--npp-dir DIR]\n"
+    "          [--json FILE] [--csv FILE]\n";
 
 namespace {
 
@@ -52,6 +54,10 @@ struct BenchSettings : bench::CaseSettings {
     std::string deviceSpec;
     std::vector<int> sizes;
     QString samplesDirectory; // empty: no sample images
+    bool photos = false;      // the photograph cases, scaled to photoSizes
+    QString photosDirectory;  // --photos-dir: every photograph in it instead of the default set
+    std::vector<int> photoSizes;
+    std::string nppDirectory; // empty: RGX_NPP_DIR or the loader's path
     std::vector<int> seedCounts;
     std::vector<Mode> modes;
     std::string variantsText; // "all" or a ';'-separated list
@@ -100,8 +106,9 @@ BenchSettings parseSettings(const std::vector<std::string>& arguments)
     const CliOptions options("bench", arguments,
                              {"--device", "--sizes", "--samples-dir", "--seeds", "--modes", "--variants",
                               "--repeat", "--warmup", "--reference-repeat", "--cpu-threads", "--lower",
-                              "--upper", "--tolerance", "--connectivity", "--noise-seed", "--json", "--csv"},
-                             {"--samples"});
+                              "--upper", "--tolerance", "--connectivity", "--noise-seed", "--json", "--csv",
+                              "--photos-dir", "--photo-sizes", "--npp-dir"},
+                             {"--samples", "--photos"});
     BenchSettings settings;
     settings.deviceSpec = options.value("--device");
     const std::string sizes = options.value("--sizes", "512,2048,4096");
@@ -111,8 +118,22 @@ BenchSettings parseSettings(const std::vector<std::string>& arguments)
         settings.samplesDirectory = QString::fromStdString(options.value("--samples-dir"));
     else if (options.has("--samples"))
         settings.samplesDirectory = rgx::samplesDirectory();
-    if (settings.sizes.empty() && settings.samplesDirectory.isEmpty())
-        throw InputError("--sizes none leaves nothing to run: add --samples or give sizes");
+    settings.photos = options.has("--photos") || options.has("--photos-dir");
+    if (options.has("--photos-dir"))
+        settings.photosDirectory = QString::fromStdString(options.value("--photos-dir"));
+    if (options.has("--photo-sizes"))
+        settings.photoSizes = parseNumberList("--photo-sizes", options.value("--photo-sizes"), 1, 46340);
+    else if (settings.photos)
+        settings.photoSizes = settings.sizes;
+    if (settings.photos && settings.photoSizes.empty())
+        throw InputError("--photos with --sizes none needs --photo-sizes, e.g. --photo-sizes 4096,8192");
+    if (!settings.photos)
+        settings.photoSizes.clear();
+    settings.nppDirectory = options.value("--npp-dir");
+    if (options.has("--npp-dir") && settings.nppDirectory.empty())
+        throw InputError("option --npp-dir needs a folder (scripts/npp-fetch.sh DIR fills one)");
+    if (settings.sizes.empty() && settings.samplesDirectory.isEmpty() && !settings.photos)
+        throw InputError("--sizes none leaves nothing to run: add --samples or --photos, or give sizes");
     settings.seedCounts = parseNumberList("--seeds", options.value("--seeds", "1,4,64"), 1, maxSeeds);
     for (const std::string& mode : splitOn(options.value("--modes", "competitive,range"), ','))
         settings.modes.push_back(parseMode(mode));
@@ -188,6 +209,63 @@ std::vector<QString> sampleFiles(const QString& directory)
     return files;
 }
 
+// The photographs of --photos: the bundled samples, and a few photographs of
+// scikit-image's data folder (Debian's python3-skimage), or every picture of
+// --photos-dir. Missing ones are named in `missing`.
+const char* const packagePhotos[] = {"camera.png", "coffee.png", "chelsea.png"};
+
+QString defaultPhotosDirectory()
+{
+    const QString fromEnvironment = qEnvironmentVariable("RGX_PHOTOS_DIR");
+    return fromEnvironment.isEmpty() ? QStringLiteral("/usr/lib/python3/dist-packages/skimage/data") : fromEnvironment;
+}
+
+std::vector<QString> photoFiles(const BenchSettings& settings, std::string& missing)
+{
+    std::vector<QString> files;
+    if (!settings.photosDirectory.isEmpty()) {
+        const QDir dir(settings.photosDirectory);
+        if (!dir.exists())
+            throw InputError("the photographs folder " + settings.photosDirectory.toStdString() + " does not exist");
+        for (const QString& name :
+             dir.entryList({QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.jpeg")}, QDir::Files,
+                           QDir::Name))
+            files.push_back(dir.filePath(name));
+        if (files.empty())
+            throw InputError("no .png or .jpg pictures in " + settings.photosDirectory.toStdString());
+        return files;
+    }
+    const QDir samples(rgx::samplesDirectory());
+    for (const QString& name : samples.entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name))
+        files.push_back(samples.filePath(name));
+    const QDir package(defaultPhotosDirectory());
+    std::vector<std::string> absent;
+    for (const char* name : packagePhotos) {
+        if (package.exists(QString::fromLatin1(name)))
+            files.push_back(package.filePath(QString::fromLatin1(name)));
+        else
+            absent.push_back(name);
+    }
+    if (!absent.empty()) {
+        for (size_t i = 0; i < absent.size(); ++i)
+            missing += (i ? ", " : "") + absent[i];
+        missing += " not found in " + package.path().toStdString() +
+                   " (Debian: apt-get install python3-skimage, or RGX_PHOTOS_DIR or --photos-dir DIR)";
+    }
+    if (files.empty())
+        throw InputError("no photographs found: the samples folder " + samples.path().toStdString() +
+                         " and " + package.path().toStdString() + " hold none (give --photos-dir DIR)");
+    return files;
+}
+
+std::string sizesText(const std::vector<int>& sizes)
+{
+    std::string text;
+    for (size_t i = 0; i < sizes.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(sizes[i]) + "x" + std::to_string(sizes[i]);
+    return text;
+}
+
 using bench::BenchCase;
 using bench::GridBarrierFloor;
 using bench::Kind;
@@ -197,6 +275,7 @@ using bench::Spread;
 using bench::gridSeeds;
 using bench::megapixelsPerSecond;
 using bench::perIterationUs;
+using bench::scaledPhoto;
 using bench::smoothNoise;
 
 // ---------------------------------------------------------------------------
@@ -280,7 +359,7 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
                 << row.skipped << "\n";
             continue;
         }
-        const bool iterates = row.kind != Kind::FloodFill;
+        const bool iterates = row.kind != Kind::FloodFill && row.kind != Kind::Npp;
         printRow(out, {row.label, readable(row.hostMs.median),
                        "(" + readable(row.hostMs.min) + ".." + readable(row.hostMs.max) + ")",
                        row.firstMs ? readable(row.firstMs->median) : "-",
@@ -321,7 +400,25 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
         versus(best->speedupOverReference, "the CPU reference");
         versus(best->speedupOverFastCpu, "the fast CPU");
         versus(best->speedupOverFloodFill, "cv::floodFill");
+        versus(best->speedupOverNpp, "NPP");
         out << "\n";
+    }
+    // NPP's region against the reference's, so that a wrong one reads as wrong, not as fast.
+    for (const Measurement& row : benchCase.rows) {
+        if (row.kind != Kind::Npp)
+            continue;
+        if (!row.skipped.empty()) {
+            out << "NPP: " << (row.failed ? "FAILED: " : "skipped: ") << row.skipped << "\n";
+            continue;
+        }
+        out << "NPP: " << *row.reportedPixels << " px, CPU " << benchCase.classified << " px: ";
+        if (row.check.ok())
+            out << "the same region; " << readable(row.hostMs.median) << " ms (" << readable(row.hostMs.min) << ".."
+                << readable(row.hostMs.max) << ") from the call to the stream's synchronize, "
+                << readable(row.deviceMs->median) << " ms by CUDA events\n";
+        else
+            out << "WRONG (" << row.check.differingPixels << " pixels differ from the CPU's region); its "
+                << readable(row.hostMs.median) << " ms is no baseline\n";
     }
     out.flush();
 }
@@ -342,6 +439,7 @@ const char* kindName(Kind kind)
     case Kind::Reference: return "cpu-reference";
     case Kind::FastCpu: return "fast-cpu";
     case Kind::FloodFill: return "opencv-floodfill";
+    case Kind::Npp: return "npp-floodfill";
     case Kind::Variant: return "variant";
     }
     return "variant";
@@ -373,7 +471,8 @@ QJsonObject gridBarrierJson(const GridBarrierFloor& floor)
 }
 
 QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, const LaunchFloor& floor,
-                     const GridBarrierFloor& barrierFloor, bool haveFloodFill, const std::vector<BenchCase>& cases,
+                     const GridBarrierFloor& barrierFloor, bool haveFloodFill, const bench::NppBaseline& npp,
+                     const std::vector<QString>& photos, const std::vector<BenchCase>& cases,
                      const std::vector<std::string>& skipped)
 {
     QJsonArray caseArray;
@@ -409,6 +508,9 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
             object["speedupOverReference"] = optionalJson(row.speedupOverReference);
             object["speedupOverFastCpu"] = optionalJson(row.speedupOverFastCpu);
             object["speedupOverFloodFill"] = optionalJson(row.speedupOverFloodFill);
+            object["speedupOverNpp"] = optionalJson(row.speedupOverNpp);
+            if (row.reportedPixels)
+                object["reportedPixels"] = double(*row.reportedPixels);
             rows.append(object);
         }
         caseArray.append(QJsonObject{{"image", QString::fromStdString(benchCase.image)},
@@ -420,7 +522,11 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
                                      {"classifiedPixels", double(benchCase.classified)},
                                      {"results", rows}});
     }
-    QJsonArray sizes, seedCounts, modes, skippedArray;
+    QJsonArray sizes, seedCounts, modes, skippedArray, photoArray, photoSizes;
+    for (const QString& photo : photos)
+        photoArray.append(photo);
+    for (int size : settings.photoSizes)
+        photoSizes.append(size);
     for (int size : settings.sizes)
         sizes.append(size);
     for (int count : settings.seedCounts)
@@ -435,11 +541,14 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
         {"warmup", settings.warmup}, {"referenceRepeat", settings.referenceRepeat},
         {"cpuThreads", settings.cpuThreads}, {"lower", int(settings.grow.lower)},
         {"upper", int(settings.grow.upper)}, {"tolerance", settings.grow.tolerance},
-        {"connectivity", settings.grow.connectivity}, {"noiseSeed", double(settings.noiseSeed)}};
+        {"connectivity", settings.grow.connectivity}, {"noiseSeed", double(settings.noiseSeed)},
+        {"photos", photoArray}, {"photoSizes", photoSizes}};
     const QJsonObject root{
         {"device", deviceJson(device)},
         {"hostThreads", int(std::thread::hardware_concurrency())},
         {"openCv", haveFloodFill},
+        {"npp", QJsonObject{{"available", npp.available()},
+                            {"description", QString::fromStdString(npp.available() ? npp.description() : npp.whyNot())}}},
         {"settings", settingsObject},
         {"launchFloor", QJsonObject{{"launches", floor.launches},
                                     {"pipelinedMicroseconds", spreadJson(floor.pipelinedUs)},
@@ -555,8 +664,13 @@ bool runBench(const std::vector<std::string>& arguments)
     std::vector<QString> samples;
     if (!settings.samplesDirectory.isEmpty())
         samples = sampleFiles(settings.samplesDirectory);
+    std::string missingPhotos;
+    std::vector<QString> photos;
+    if (settings.photos)
+        photos = photoFiles(settings, missingPhotos);
     ComputeDevice device(deviceInfo);
     const bench::FloodFillBaseline floodFill; // after the device: see FloodFillBaseline.h
+    const bench::NppBaseline npp(settings.nppDirectory);
     std::ostream& out = std::cout;
 
     out << "device: " << deviceInfo.id() << " " << deviceInfo.name << " (" << deviceInfo.platformName << ", "
@@ -568,7 +682,20 @@ bool runBench(const std::vector<std::string>& arguments)
         << settings.referenceRepeat << " for the CPU reference); medians, (min..max)\n"
         << "variants: " << variants.size() << "; cv::floodFill: "
         << (floodFill.available() ? "yes (mode range, one seed)" : "no, " + floodFill.whyNot())
+        << "\n"
+        << "NPP: "
+        << (npp.available() ? npp.description() + " (nppiFloodFillRange_8u_C1IR_Ctx: mode range, one seed, 8-bit images)"
+                            : "not available (" + npp.whyNot() + ")")
         << "\n";
+    if (settings.photos) {
+        out << "photos:";
+        for (size_t i = 0; i < photos.size(); ++i)
+            out << (i ? ", " : " ") << QFileInfo(photos[i]).completeBaseName().toStdString();
+        out << "; scaled to " << sizesText(settings.photoSizes) << ", +-2 grey levels of noise (--noise-seed)";
+        if (!missingPhotos.empty())
+            out << "; " << missingPhotos;
+        out << "\n";
+    }
 
     const LaunchFloor floor = bench::measureLaunchFloor(device, std::max(settings.repeat, 3));
     const GridBarrierFloor barrierFloor = bench::measureGridBarrierFloor(device, std::max(settings.repeat, 3));
@@ -585,7 +712,7 @@ bool runBench(const std::vector<std::string>& arguments)
            "level of a\n"
            "  fused row over the grid barrier floor of the fused grid\n";
 
-    bench::CaseBench measuring(settings, device, variants, floor, barrierFloor, floodFill);
+    bench::CaseBench measuring(settings, device, variants, floor, barrierFloor, floodFill, &npp);
     std::vector<BenchCase> cases;
     std::vector<std::string> skipped;
     bool allEqual = true;
@@ -613,12 +740,19 @@ bool runBench(const std::vector<std::string>& arguments)
     };
     for (int size : settings.sizes)
         runImage({"noise-" + std::to_string(size), smoothNoise(size, settings.noiseSeed)});
+    for (const QString& path : photos) {
+        const LumaImage photo = loadLumaImage(path);
+        for (int size : settings.photoSizes)
+            runImage({"photo-" + QFileInfo(path).completeBaseName().toStdString(),
+                      scaledPhoto(photo, size, settings.noiseSeed)});
+    }
     for (const QString& path : samples)
         runImage({QFileInfo(path).completeBaseName().toStdString(), loadLumaImage(path)});
 
     if (!settings.jsonPath.empty())
         saveFileAtomically(QString::fromStdString(settings.jsonPath),
-                           benchJson(settings, deviceInfo, floor, barrierFloor, floodFill.available(), cases, skipped));
+                           benchJson(settings, deviceInfo, floor, barrierFloor, floodFill.available(), npp, photos, cases,
+                                     skipped));
     if (!settings.csvPath.empty())
         saveFileAtomically(QString::fromStdString(settings.csvPath), benchCsv(deviceInfo, floor, barrierFloor, cases));
     if (!allEqual)

@@ -4,6 +4,7 @@
 #include "DeviceSession.h"
 #include "Errors.h"
 #include "FloodFillBaseline.h"
+#include "NppBaseline.h"
 #include "Pipeline.h"
 #include "reference/FastCpuGrowing.h"
 #include "stages/RegionGrowing.h"
@@ -98,9 +99,9 @@ std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::
 
 CaseBench::CaseBench(const CaseSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
                      const LaunchFloor& floor, const GridBarrierFloor& barrierFloor,
-                     const FloodFillBaseline& floodFill)
+                     const FloodFillBaseline& floodFill, const NppBaseline* npp)
     : settings_(settings), device_(device), variants_(std::move(variants)), floor_(floor),
-      barrierFloor_(barrierFloor), floodFill_(floodFill)
+      barrierFloor_(barrierFloor), floodFill_(floodFill), npp_(npp)
 {
 }
 
@@ -163,12 +164,46 @@ BenchCase CaseBench::runCase(const std::string& name, const LumaImage& image, co
         flood.iterations = truth->iterations; // a fill has no iterations; kept for the record
         result.rows.push_back(flood);
     }
+    if (npp_ && npp_->available() && mode == Mode::Range && seeds.size() == 1)
+        result.rows.push_back(runNpp(image, seeds[0], params, *truth));
 
     const auto shared = std::shared_ptr<const LumaImage>(std::shared_ptr<const LumaImage>(), &image);
     for (const GrowVariant& variant : variants_)
         result.rows.push_back(runVariant(shared, seeds, params, variant, *truth));
     computeRatios(result);
     return result;
+}
+
+// NPP's fill on the same image, seed and range. Its first run is checked
+// pixel by pixel: the reference's region must hold NPP's new value and every
+// other pixel its old one. (Where the range spans 0..255 the new value is in
+// it, and a pixel of that value that NPP missed goes unseen.)
+Measurement CaseBench::runNpp(const LumaImage& image, Seed seed, const PipelineParams& params,
+                              const GrowResult& truth)
+{
+    Measurement npp = baseline(Kind::Npp, "npp-floodfill", "NPP flood fill");
+    npp.expectedEqual = false; // a wrong NPP region is shown as wrong; it does not fail RGX's bench
+    npp.iterations = truth.iterations; // a fill has no iterations; kept for the record
+    if (const std::string why = NppBaseline::whyNotFor(image); !why.empty()) {
+        npp.skipped = why;
+        return npp;
+    }
+    try {
+        const NppFill fill = npp_->fill(image, seed, params.grow.lower, params.grow.upper, params.grow.connectivity,
+                                        settings_.warmup + settings_.repeat);
+        npp.check.done = true;
+        for (size_t p = 0; p < fill.filled.size(); ++p) {
+            const uint8_t expected = truth.labels[p] == 1 ? fill.newValue : uint8_t(image.luma[p]);
+            npp.check.differingPixels += fill.filled[p] != expected;
+        }
+        npp.reportedPixels = fill.reportedPixels;
+        npp.hostMs = spreadOf(std::vector<double>(fill.hostMs.begin() + settings_.warmup, fill.hostMs.end()));
+        npp.deviceMs = spreadOf(std::vector<double>(fill.eventMs.begin() + settings_.warmup, fill.eventMs.end()));
+    } catch (const std::exception& error) {
+        npp.skipped = error.what();
+        npp.failed = true;
+    }
+    return npp;
 }
 
 // A variant as a user meets it: the first click of a new session (the image
@@ -235,6 +270,8 @@ void CaseBench::computeRatios(BenchCase& result) const
     const Measurement* reference = find([](const Measurement& m) { return m.kind == Kind::Reference; });
     const Measurement* fast = find([](const Measurement& m) { return m.kind == Kind::FastCpu; });
     const Measurement* flood = find([](const Measurement& m) { return m.kind == Kind::FloodFill; });
+    // NPP's time is a baseline only where its region is right.
+    const Measurement* npp = find([](const Measurement& m) { return m.kind == Kind::Npp && m.check.ok(); });
     auto speedup = [](const Measurement* base, const Measurement& row) -> std::optional<double> {
         if (!base || row.hostMs.median <= 0)
             return std::nullopt;
@@ -250,6 +287,7 @@ void CaseBench::computeRatios(BenchCase& result) const
         if (row.kind != Kind::Variant)
             continue;
         row.speedupOverFloodFill = speedup(flood, row);
+        row.speedupOverNpp = speedup(npp, row);
         const Measurement* hostSync = find([&](const Measurement& m) {
             return m.kind == Kind::Variant && m.variant.driver == Driver::HostSync &&
                    m.variant.frontier == row.variant.frontier && m.variant.collectives == row.variant.collectives &&

@@ -1,6 +1,7 @@
 // rgx-cli bench's measuring: each case (image, seed count, mode) runs the
 // CPU reference once for the ground truth, then the fast CPU
-// implementation, cv::floodFill where it applies, and every chosen variant,
+// implementation, cv::floodFill and NVIDIA NPP's flood fill where they
+// apply, and every chosen variant,
 // each warmed up and repeated; every result is checked against the
 // reference once, and the ratios that say what the figures mean are
 // computed here. app/Bench.cpp prints the cases (tables, JSON, CSV).
@@ -28,6 +29,7 @@ struct DeviceInfo;
 namespace rgx::bench {
 
 class FloodFillBaseline;
+class NppBaseline;
 
 // How each implementation is run.
 struct CaseSettings {
@@ -51,22 +53,23 @@ struct Check {
 
 Check checkAgainst(const GrowResult& reference, const GrowResult& actual);
 
-enum class Kind { Reference, FastCpu, FloodFill, Variant };
+enum class Kind { Reference, FastCpu, FloodFill, Npp, Variant };
 
 // One implementation measured on one case.
 struct Measurement {
     Kind kind = Kind::Variant;
-    std::string name;   // "cpu-reference", "fast-cpu", "opencv-floodfill" or the variant text
+    std::string name;   // "cpu-reference", "fast-cpu", "opencv-floodfill", "npp-floodfill" or the variant text
     std::string label;  // short form for the table
     GrowVariant variant;
     Spread hostMs;                  // variants: resident clicks of one session
     std::optional<Spread> firstMs;  // variants: the first click of a new session, its upload included
-    std::optional<Spread> deviceMs; // device runs only
+    std::optional<Spread> deviceMs; // device runs only (NPP: by CUDA events)
     std::optional<Spread> idleMs;
     uint32_t iterations = 0;
     uint64_t deviceBytes = 0;
     Check check;
-    bool expectedEqual = true; // false for a wrong-on-purpose variant
+    bool expectedEqual = true; // false for a wrong-on-purpose variant, and for NPP (its errors are not RGX's)
+    std::optional<uint64_t> reportedPixels; // NPP: the region's size by its own count
     std::string skipped;       // why it did not run or finish, empty when it ran
     bool failed = false;       // skipped because it failed (OpenCL error, time limit), not too large
 
@@ -77,6 +80,7 @@ struct Measurement {
     std::optional<double> speedupOverReference;
     std::optional<double> speedupOverFastCpu;
     std::optional<double> speedupOverFloodFill;
+    std::optional<double> speedupOverNpp; // only where NPP's region equals the reference's
 };
 
 struct BenchCase {
@@ -107,12 +111,14 @@ std::optional<std::string> tooLargeForDevice(const LumaImage& image, const std::
 class CaseBench {
 public:
     CaseBench(const CaseSettings& settings, ComputeDevice& device, std::vector<GrowVariant> variants,
-              const LaunchFloor& floor, const GridBarrierFloor& barrierFloor, const FloodFillBaseline& floodFill);
+              const LaunchFloor& floor, const GridBarrierFloor& barrierFloor, const FloodFillBaseline& floodFill,
+              const NppBaseline* npp = nullptr);
 
     // Every implementation on one case (`name`: the image's, for the record).
     BenchCase runCase(const std::string& name, const LumaImage& image, const std::vector<Seed>& seeds, Mode mode);
 
 private:
+    Measurement runNpp(const LumaImage& image, Seed seed, const PipelineParams& params, const GrowResult& truth);
     Measurement runVariant(const std::shared_ptr<const LumaImage>& image, const std::vector<Seed>& seeds,
                            const PipelineParams& params, const GrowVariant& variant, const GrowResult& truth);
     void computeRatios(BenchCase& result) const;
@@ -123,6 +129,7 @@ private:
     const LaunchFloor floor_;
     const GridBarrierFloor barrierFloor_;
     const FloodFillBaseline& floodFill_;
+    const NppBaseline* npp_;
 };
 
 } // namespace rgx::bench
