@@ -2,11 +2,16 @@
 # The GPU measurements of docs/PERFORMANCE.md in one go, for a machine that
 # has an NVIDIA OpenCL driver but no build tools (the lent H100).
 #
-#   bash scripts/gpu-bench.sh package DIR [OLD_RGX_CLI [OLD_GUI_BENCH]]
+#   [RGX_NPP_DIR=NPP] bash scripts/gpu-bench.sh package DIR [OLD_RGX_CLI [OLD_GUI_BENCH]]
 #       here: the stripped binaries (rgx-cli, its floodFill module, the
 #       engine and stress tests, the GUI bench with Qt's offscreen platform
 #       plugin; optionally an older rgx-cli and GUI bench to compare with in
-#       the same run) and every library they load but libc and libm, as DIR/pkg.tar.xz.
+#       the same run) and every library they load but libc and libm; the
+#       photographs of bench --photos (the bundled samples, and camera, coffee
+#       and chelsea from python3-skimage, taken from its .deb when it is not
+#       installed); and, where RGX_NPP_DIR names a folder that
+#       scripts/npp-fetch.sh filled, NPP and the CUDA runtime (7.7 MiB
+#       packed); as DIR/pkg.tar.xz.
 #   bash scripts/gpu-bench.sh run DIR OUT [PARTS]
 #       there: registers NVIDIA's OpenCL driver with the ICD loader when no
 #       vendor file names it, then runs PARTS (default all, in this order:
@@ -16,7 +21,13 @@
 #       of issue 11, range 100 and 255, the click script of issue 12. The
 #       part gui (not in the default) runs rgx_gui_bench offscreen (and the
 #       older one, where packaged) on the drags of issue 25 and the coins
-#       sample. Full outputs go to OUT, a short summary to stdout.
+#       sample. The part photos (not in the default) runs the photograph
+#       cases at 4096 and 8192, one and 64 seeds, mode range, for each range
+#       of RGX_PHOTO_RANGES (default "40 100 255"; estimated at 3 to 5
+#       minutes a range, not yet timed there, so one range a call at first),
+#       against cv::floodFill and, where packaged, NPP (which the parts bench
+#       and range then also run). Full outputs go to OUT, a short summary to
+#       stdout.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -31,6 +42,11 @@ package() {
     [[ -f build/app/rgx_floodfill.so ]] && cp build/app/rgx_floodfill.so "$dir/pkg/bin/"
     [[ -n $old ]] && cp "$old" "$dir/pkg/bin/rgx-cli-old"
     [[ -n $oldGui ]] && cp "$oldGui" "$dir/pkg/bin/rgx_gui_bench-old"
+    package_photos "$dir/pkg/photos"
+    if [[ -n ${RGX_NPP_DIR:-} ]]; then # not stripped: NVIDIA's own, its GPU code in sections strip keeps
+        mkdir -p "$dir/pkg/npp" && cp "$RGX_NPP_DIR"/lib* "$RGX_NPP_DIR"/VERSIONS.txt "$dir/pkg/npp/"
+        echo "NPP: $(tr '\n' ' ' < "$RGX_NPP_DIR/VERSIONS.txt")"
+    fi
     strip "$dir"/pkg/bin/* "$dir"/pkg/plugins/platforms/*
     for binary in "$dir"/pkg/bin/* "$dir"/pkg/plugins/platforms/*; do ldd "$binary" | awk '/=>/ {print $3}'; done | sort -u |
         grep -vE '/libc\.so|/libm\.so|ld-linux' | xargs -r -I{} cp -L {} "$dir/pkg/lib/"
@@ -38,12 +54,36 @@ package() {
     ls -l "$dir/pkg.tar.xz"
 }
 
+# The photographs of bench --photos in one folder.
+package_photos() {
+    local to=$1 from=${RGX_PHOTOS_DIR:-/usr/lib/python3/dist-packages/skimage/data} name missing=()
+    mkdir -p "$to"
+    cp resources/samples/*.png "$to/"
+    for name in camera.png coffee.png chelsea.png; do
+        if [[ -f $from/$name ]]; then cp "$from/$name" "$to/"; else missing+=("$name"); fi
+    done
+    if [[ ${#missing[@]} -gt 0 ]]; then # from python3-skimage's .deb, without installing it
+        local deb
+        deb=$(mktemp -d)
+        if (cd "$deb" && apt-get download python3-skimage >/dev/null 2>&1); then
+            dpkg-deb --fsys-tarfile "$deb"/python3-skimage_*.deb |
+                tar -x -C "$deb" "${missing[@]/#/./usr/lib/python3/dist-packages/skimage/data/}"
+            cp "$deb"/usr/lib/python3/dist-packages/skimage/data/*.png "$to/"
+        else
+            echo "photos: ${missing[*]} missing (apt-get download python3-skimage failed); the bundled samples only" >&2
+        fi
+        rm -rf "$deb"
+    fi
+    echo "photos: $(cd "$to" && echo *.png)"
+}
+
 run() {
     local dir=$1 out=$2 parts=,${3:-tests,old,bench,range,interactive},
     mkdir -p "$out"
     tar -C "$dir" -xJf "$dir/pkg.tar.xz"
     export LD_LIBRARY_PATH=$dir/pkg/lib RGX_CACHE_DIR=${RGX_CACHE_DIR:-/tmp/rgx-kernel-cache}
-    local bin=$dir/pkg/bin start=$SECONDS
+    local bin=$dir/pkg/bin start=$SECONDS npp=()
+    [[ -d $dir/pkg/npp ]] && npp=(--npp-dir "$dir/pkg/npp")
     local driver
     driver=$(ldconfig -p | awk '/libnvidia-opencl.so.1/ {print $NF; exit}')
     if [[ -n $driver ]] && ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
@@ -71,15 +111,25 @@ run() {
     if want bench; then # issue 11: fused levels and tiles against both floors, 1 and 64 seeds
         timeout 300 "$bin/rgx-cli" bench --device nvidia --sizes 4096,8192 --seeds 1,64 --modes competitive,range \
             --repeat 5 --variants 'fusion=tiles;collectives=local,fusion=grid-barrier;collectives=local' \
-            --json "$out/bench.json" > "$out/bench.txt" 2>&1
+            "${npp[@]}" --json "$out/bench.json" > "$out/bench.txt" 2>&1
         done_with bench $?
     fi
     if want range; then # one seed, regions up to the whole image, against cv::floodFill
         for range in 100 255; do
             timeout 200 "$bin/rgx-cli" bench --device nvidia --sizes 4096,8192 --seeds 1 --modes range \
                 --lower $range --upper $range --repeat 5 --variants 'fusion=tiles;collectives=local,fusion=grid-barrier' \
-                --json "$out/range-$range.json" > "$out/range-$range.txt" 2>&1
+                "${npp[@]}" --json "$out/range-$range.json" > "$out/range-$range.txt" 2>&1
             done_with "range $range" $?
+        done
+    fi
+    if want photos; then # issue 26: photographs, one and 64 seeds, against cv::floodFill and NPP
+        for range in ${RGX_PHOTO_RANGES:-40 100 255}; do
+            timeout 540 "$bin/rgx-cli" bench --device nvidia --sizes none --photos-dir "$dir/pkg/photos" \
+                --photo-sizes 4096,8192 --seeds 1,64 --modes range --lower $range --upper $range --repeat 3 \
+                --variants 'fusion=tiles;collectives=local,fusion=grid-barrier' "${npp[@]}" \
+                --json "$out/photos-$range.json" > "$out/photos-$range.txt" 2>&1
+            done_with "photos +-$range" $?
+            grep -E '^(NPP: |photo-|best variant)' "$out/photos-$range.txt" | cut -c1-240
         done
     fi
     if want interactive; then # issue 12: clicks of a resident session
@@ -115,12 +165,13 @@ run() {
         done_with defaults $?
         grep -E '^(noise|add|move|change|remove|the first)' "$out/defaults.txt" | cut -c1-120
     fi
-    cat "$out"/old.txt "$out"/bench.txt "$out"/range-*.txt 2>/dev/null | grep -E 'floor|^best variant|^noise' | cut -c1-240
+    cat "$out"/old.txt "$out"/bench.txt "$out"/range-*.txt 2>/dev/null | grep -E 'floor|^best variant|^noise|^NPP: [0-9]' |
+        cut -c1-240
     grep -sE '^(add|move|change|remove|the first|upload|footprint|noise)' "$out/interactive.txt" | cut -c1-160
 }
 
 case ${1:-} in
 package) package "${@:2}" ;;
 run) run "${@:2}" ;;
-*) echo "usage: gpu-bench.sh package DIR [OLD_RGX_CLI] | run DIR OUT" >&2; exit 2 ;;
+*) echo "usage: [RGX_NPP_DIR=NPP] gpu-bench.sh package DIR [OLD_RGX_CLI [OLD_GUI_BENCH]] | run DIR OUT [PARTS]" >&2; exit 2 ;;
 esac
