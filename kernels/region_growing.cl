@@ -41,6 +41,21 @@
 #define RGX_SHARED
 #endif
 
+// The regions whose means (8 bytes each) and level statistics (12 bytes
+// each) a work-group of the queue keeps in local memory; more regions read
+// the global slots (grow_queue_step).
+#ifndef RGX_MEAN_TABLE
+#define RGX_MEAN_TABLE 1024
+#endif
+#ifndef RGX_LOCAL_REGIONS
+#define RGX_LOCAL_REGIONS 256
+#endif
+// 1 on NVIDIA's GPUs (engine/stages/grow/GrowPrograms.cpp): grow_queue_step
+// reads a candidate's neighbours with plain loads issued together.
+#ifndef RGX_SPECULATIVE_READS
+#define RGX_SPECULATIVE_READS 0
+#endif
+
 // A pixel some work-item is deciding on right now: still unclassified for
 // everyone else, and never claimed twice.
 #define CLAIMED 0xFFFFFFFEu
@@ -100,7 +115,8 @@ inline void rotate_region_stats(const uint iteration, const uint region_total,
 // eligible regions (rule adjacent) or all regions (rule all). 0: rejected.
 inline uint decide(uint value, const uint* eligible, uint eligible_count,
                    __global const RGX_SHARED uint* totals_before,
-                   __global const RGX_SHARED uint* deltas_before, __global const uint* seed_luma,
+                   __global const RGX_SHARED uint* deltas_before, __local const ulong* means,
+                   const bool mean_table, __global const uint* seed_luma,
                    uint region_total, ulong threshold, uint lower, uint upper,
                    uint mode, uint rule_all)
 {
@@ -123,7 +139,7 @@ inline uint decide(uint value, const uint* eligible, uint eligible_count,
             if (inside && (best == 0 || k < best))
                 best = k;
         } else {
-            const ulong mean = region_mean(k, totals_before, deltas_before);
+            const ulong mean = mean_table ? means[k - 1] : region_mean(k, totals_before, deltas_before);
             const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
             if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
                 best = k;
@@ -207,13 +223,15 @@ inline uint reserve_slots(uint count, volatile __global uint* counter, __local u
 // reserve_slots and accumulate_regions of one round of the queue together.
 // With local collectives the slots and the leader region's count and sum
 // come out of one three-lane scan: 23 barriers a round instead of 59.
-inline uint reserve_and_accumulate(const uint* region, const uint* value, uint count, uint region_total,
-                                   volatile __global uint* counter, volatile __global uint* deltas_now,
-                                   __local uint* scratch)
+inline uint reserve_and_accumulate(const uint* region, const uint* value, uint count, const bool with_stats,
+                                   uint region_total, volatile __global uint* counter,
+                                   volatile __global uint* deltas_now, __local uint* scratch)
 {
+    // Without statistics the same barriers run on counts of 0.
+    const uint stats_count = with_stats ? count : 0;
 #if RGX_COLLECTIVES == RGX_COLLECTIVES_LOCAL
-    const uint leader = wg_reduce_max(count > 0 ? region[0] : 0, scratch);
-    const uint2 leader_pixels = count_leader_pixels(leader, region, value, count, region_total, deltas_now);
+    const uint leader = wg_reduce_max(stats_count > 0 ? region[0] : 0, scratch);
+    const uint2 leader_pixels = count_leader_pixels(leader, region, value, stats_count, region_total, deltas_now);
     uint3 group_total;
     const uint offset = wg_scan3_exclusive((uint3)(count, leader_pixels.x, leader_pixels.y), scratch, &group_total);
     uint base = 0;
@@ -228,7 +246,7 @@ inline uint reserve_and_accumulate(const uint* region, const uint* value, uint c
     return wg_broadcast_first(base, scratch) + offset;
 #else
     const uint slot = reserve_slots(count, counter, scratch);
-    accumulate_regions(region, value, count, region_total, deltas_now, scratch);
+    accumulate_regions(region, value, stats_count, region_total, deltas_now, scratch);
     return slot;
 #endif
 }
@@ -252,7 +270,8 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
                 const uint mode, const uint rule_all, const int connectivity,
-                __local uint* scratch)
+                __local uint* scratch, __local ulong* means, __local uint* region_stats,
+                const bool use_tables)
 {
     const uint pixel_count = (uint)width * (uint)height;
     const uint words = region_total * STATS_WORDS;
@@ -262,6 +281,32 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
     rotate_region_stats(iteration, region_total, totals, deltas, counters);
     const uint lid = get_local_id(0);
     const uint stride = get_num_groups(0) * RGX_WG_SIZE;
+    // Mode range decides on the seeds' luma alone, and the run's summary
+    // counts the maps: its levels keep no region statistics.
+    const bool keep_stats = mode != RGX_MODE_RANGE;
+    // Once per work-group and level, where the regions are few enough: the
+    // means M_k in local memory (a decision then reads one local word per
+    // eligible region instead of six global ones and a 64-bit division),
+    // and the level's accepted counts and sums per region gathered in local
+    // memory and added to the global slots once per region the group
+    // touched (with many regions, the frontier's pixels of one group belong
+    // to several regions, and per-pixel global atomics on a few words
+    // queue up). collectives=atomics keeps its per-pixel global atomics: the
+    // lesson it stands for.
+    const bool mean_table = use_tables && keep_stats && region_total <= RGX_MEAN_TABLE;
+    const bool local_stats = use_tables && keep_stats && region_total <= RGX_LOCAL_REGIONS &&
+                             RGX_COLLECTIVES != RGX_COLLECTIVES_ATOMICS;
+    if (mean_table) {
+        for (uint k = lid; k < region_total; k += RGX_WG_SIZE)
+            means[k] = region_mean(k + 1, totals_before, deltas_before);
+    }
+    if (local_stats) {
+        for (uint w = lid; w < region_total * STATS_WORDS; w += RGX_WG_SIZE)
+            region_stats[w] = 0;
+    }
+    // Unconditional, as every barrier here: PoCL runs a work-group's items
+    // in loops between barriers and needs each barrier on every path.
+    barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint round = get_group_id(0) * RGX_WG_SIZE; round < frontier_size; round += stride) {
         uint accepted_pixel[8];
@@ -295,6 +340,31 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 // neighbour), so the neighbours' stamps need not be read.
                 uint eligible[8] = {1};
                 uint eligible_count = region_total == 1 ? 1 : 0;
+#if RGX_SPECULATIVE_READS
+                // An NVIDIA GPU: every neighbour's stamp and label loaded at once
+                // (one round trip to memory, not one per neighbour), the
+                // labels before they are known to be settled; only those of
+                // neighbours with stamp <= i-1 are used, and those were
+                // written before the last grid barrier or kernel boundary.
+                // A stamp changing now is CLAIMED, i or unclassified: never
+                // <= i-1 whichever value the load sees.
+                uint neighbour_stamp[8];
+                uint neighbour_label[8];
+                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e) {
+                    const int nx = x + neighbour_dx[e];
+                    const int ny = y + neighbour_dy[e];
+                    const bool exists = nx >= 0 && ny >= 0 && nx < width && ny < height;
+                    const uint n = exists ? (uint)ny * (uint)width + (uint)nx : p;
+                    neighbour_stamp[e] = exists ? stamps[n] : UNCLASSIFIED;
+                    neighbour_label[e] = labels[n];
+                }
+                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e)
+                    if (neighbour_stamp[e] <= iteration - 1)
+                        eligible[eligible_count++] = neighbour_label[e];
+#else
+                // Elsewhere the stamps are read atomically (other work-items
+                // change them in this launch), so that the race check
+                // (Oclgrind) sees no race in a correct variant.
                 for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e) {
                     const int nx = x + neighbour_dx[e];
                     const int ny = y + neighbour_dy[e];
@@ -304,9 +374,10 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                     if (atomic_or(&stamps[n], 0u) <= iteration - 1)
                         eligible[eligible_count++] = labels[n];
                 }
+#endif
                 const uint value = luma[p];
-                const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, seed_luma,
-                                      region_total, threshold, lower, upper, mode, rule_all);
+                const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, means,
+                                      mean_table, seed_luma, region_total, threshold, lower, upper, mode, rule_all);
                 if (k != 0) {
                     labels[p] = (ushort)k;
                     atomic_xchg(&stamps[p], iteration);
@@ -320,13 +391,29 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 }
             }
         }
-        const uint slot = reserve_and_accumulate(accepted_region, accepted_luma, accepted, region_total,
+        for (uint j = 0; j < accepted && local_stats; ++j) {
+            volatile __local uint* stats = region_stats + (accepted_region[j] - 1) * STATS_WORDS;
+            atomic_inc(&stats[0]);
+            local_add_u64_wide(&stats[1], accepted_luma[j]);
+        }
+        const uint slot = reserve_and_accumulate(accepted_region, accepted_luma, accepted,
+                                                 keep_stats && !local_stats, region_total,
                                                  &counters[iteration % 3], deltas_now, scratch);
         for (uint j = 0; j < accepted; ++j) {
             if (slot + j < pixel_count)
                 next_frontier[slot + j] = accepted_pixel[j];
             else
                 atomic_or(&counters[RGX_COUNTER_OVERFLOW], 1u);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (local_stats) {
+        for (uint k = lid; k < region_total; k += RGX_WG_SIZE) {
+            __local const uint* stats = region_stats + k * STATS_WORDS;
+            if (stats[0] != 0) {
+                atomic_add(&deltas_now[k * STATS_WORDS], stats[0]);
+                atomic_add_u64_wide(&deltas_now[k * STATS_WORDS + 1], ((ulong)stats[2] << 32) | stats[1]);
+            }
         }
     }
 }
@@ -437,8 +524,8 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
             if (settled_mask & (1u << d))
                 eligible[eligible_count++] = NEIGHBOUR_LABEL(neighbour_dx[d], neighbour_dy[d]);
         const uint value = luma[p];
-        const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, seed_luma, region_total,
-                              threshold, lower, upper, mode, rule_all);
+        const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, (__local const ulong*)0,
+                              false, seed_luma, region_total, threshold, lower, upper, mode, rule_all);
         if (k != 0) {
             accepted_region[0] = k;
             accepted_luma[0] = value;
@@ -458,7 +545,9 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     if (wg_local_id() == 0 && group_accepted > 0)
         atomic_add(&counters[iteration % 3], group_accepted);
 #endif
-    accumulate_regions(accepted_region, accepted_luma, accepted, region_total, deltas_now, scratch);
+    // Mode range keeps no region statistics (see grow_queue_step).
+    accumulate_regions(accepted_region, accepted_luma, mode != RGX_MODE_RANGE ? accepted : 0, region_total,
+                       deltas_now, scratch);
 }
 
 // The kernels the host launches: the steps above with their local memory.
@@ -478,10 +567,12 @@ void grow_queue(const uint iteration, const int width, const int height,
                 const uint mode, const uint rule_all, const int connectivity)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
+    __local ulong means[RGX_MEAN_TABLE];
+    __local uint region_stats[RGX_LOCAL_REGIONS * STATS_WORDS];
     const uint frontier_size = min(wg_read_once(&counters[(iteration + 2) % 3], scratch), (uint)width * (uint)height);
     grow_queue_step(iteration, frontier_size, width, height, frontier, next_frontier, luma, labels, stamps,
                     seed_luma, region_total, totals, deltas, counters, threshold, lower,
-                    upper, mode, rule_all, connectivity, scratch);
+                    upper, mode, rule_all, connectivity, scratch, means, region_stats, true);
 }
 
 __kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
@@ -531,6 +622,8 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
                  const uint mode, const uint rule_all, const int connectivity)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
+    __local ulong means[RGX_MEAN_TABLE];
+    __local uint region_stats[RGX_LOCAL_REGIONS * STATS_WORDS];
     __local uint verdict;
     volatile __global uint* grid = counters + RGX_COUNTER_GRID;
     if (!grid_roll_call(grid, &verdict))
@@ -546,7 +639,7 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
         grow_queue_step(iteration, frontier_size, width, height, odd ? frontier_a : frontier_b,
                         odd ? frontier_b : frontier_a, luma, labels, stamps, seed_luma,
                         region_total, totals, deltas, counters, threshold, lower, upper, mode,
-                        rule_all, connectivity, scratch);
+                        rule_all, connectivity, scratch, means, region_stats, true);
         if (!grid_barrier(grid, &passed, &verdict, iteration, &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
         // A maximum: a group late to this store must not undo a stall's record.
@@ -612,7 +705,8 @@ void schedule_iteration(CHAIN_PARAMETERS)
                                        odd ? frontier_b : frontier_a, luma, labels_a, stamps_a,
                                        seed_luma, region_total, totals, deltas, counters,
                                        threshold, lower, upper, mode, rule_all, connectivity,
-                                       (local uint*)scratch);
+                                       (local uint*)scratch, (local ulong*)scratch, (local uint*)scratch,
+                                       false);
                    },
                    (uint)(RGX_SCRATCH_SIZE * sizeof(uint)));
 #endif

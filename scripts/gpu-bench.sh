@@ -26,8 +26,10 @@
 #       of RGX_PHOTO_RANGES (default "40 100 255"; estimated at 3 to 5
 #       minutes a range, not yet timed there, so one range a call at first),
 #       against cv::floodFill and, where packaged, NPP (which the parts bench
-#       and range then also run). Full outputs go to OUT, a short summary to
-#       stdout.
+#       and range then also run). The part many (not in the default) runs 4
+#       and 64 seeds in every mode at 4096 and 8192 (issue 26), with the older
+#       build too where packaged (about 3 minutes). Full outputs go to OUT, a
+#       short summary to stdout.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -157,6 +159,18 @@ run() {
                 --coins resources/samples/coins.png > "$out/$bench-playback-coins.txt" 2>&1
             done_with "$bench playback and coins" $?
             grep -E '^(playback|peak|coins|edit breakdown|  also)' "$out/$bench-playback-coins.txt" | cut -c1-230
+        done
+    fi
+    if want many; then # issue 26: 4 and 64 seeds in every mode, this build and the older one where packaged
+        local cli
+        for cli in rgx-cli rgx-cli-old; do
+            [[ -x $bin/$cli ]] || continue
+            timeout 280 "$bin/$cli" bench --device nvidia --sizes 4096,8192 --seeds 4,64 \
+                --modes competitive,adaptive,range --repeat 3 \
+                --variants 'fusion=tiles;collectives=local,fusion=grid-barrier;collectives=local' \
+                --json "$out/many-$cli.json" > "$out/many-$cli.txt" 2>&1
+            done_with "many seeds ($cli)" $?
+            grep -E '^noise|^best variant' "$out/many-$cli.txt" | sed 's/ of [0-9]* pixels classified//' | cut -c1-110
         done
     fi
     if want defaults; then # issue 25: the explorer's default variant on a GPU, against the CPU runtimes' one

@@ -32,6 +32,14 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
             << variant.buildDefines();
     if (variant.fusion != Fusion::None)
         options << gridBarrierOptions(device);
+    // An NVIDIA GPU loads a candidate's neighbours at once
+    // (region_growing.cl: its volatile loads skip the L1 cache,
+    // ../shared/GPU-NOTES.md); the CPU runtimes and Oclgrind (whose device
+    // says GPU too) keep the atomic reads the race check wants. Tests take
+    // the GPU's reads on every device: RGX_TEST_SPECULATIVE_READS=1.
+    const char* speculative = std::getenv("RGX_TEST_SPECULATIVE_READS");
+    if ((device.type == "GPU" && device.isNvidia()) || (speculative && std::atoi(speculative) > 0))
+        options << " -DRGX_SPECULATIVE_READS=1";
     if (deviceEnqueue)
         options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP=" << (variant.frontier == Frontier::Sweep ? 1 : 0);
     return options.str();
