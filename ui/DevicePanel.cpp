@@ -16,6 +16,16 @@ namespace rgx::ui {
 
 namespace {
 
+// A variant's text ("driver=host-batched,frontier=queue,...") may break after
+// its commas and slashes: a label of it then wraps to the dock's width
+// instead of widening the dock (a zero-width space after each).
+QString breakable(QString text)
+{
+    text.replace(QLatin1Char(','), QStringLiteral(",\u200B"));
+    text.replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
+    return text;
+}
+
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
 QString megabytes(uint64_t bytes)
@@ -351,7 +361,7 @@ void DevicePanel::refreshFastestLine()
             line += QStringLiteral(" Run both on the same seeds to compare them here.");
         }
     }
-    fastestLine_->setText(line);
+    fastestLine_->setText(breakable(line));
     fastestButton_->setVisible(variantChosen_ || current != fastest);
 }
 
@@ -493,7 +503,7 @@ void DevicePanel::refreshAvailability()
              [](GrowVariant v, Tile value) { v.frontier = Frontier::Sweep; v.tile = value; return v; },
              [](Tile value) { return describe(value); });
 
-    variantText_->setText(QStringLiteral("<code>%1</code>").arg(text(current.text()).toHtmlEscaped()));
+    variantText_->setText(QStringLiteral("<code>%1</code>").arg(breakable(text(current.text()).toHtmlEscaped())));
     QString status;
     const auto problem = currentProblem();
     if (!device) {
@@ -513,7 +523,7 @@ void DevicePanel::refreshAvailability()
     variantReason_->setText(status);
     unavailableList_->setText(unavailable.isEmpty()
                                   ? QString()
-                                  : QStringLiteral("Disabled here:\n") + unavailable.join(QLatin1Char('\n')));
+                                  : QStringLiteral("Disabled here:\n") + breakable(unavailable.join(QLatin1Char('\n'))));
     unavailableList_->setVisible(!unavailable.isEmpty());
     refreshFastestLine();
 }
