@@ -288,14 +288,13 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
     // means M_k in local memory (a decision then reads one local word per
     // eligible region instead of six global ones and a 64-bit division),
     // and the level's accepted counts and sums per region gathered in local
-    // memory and added to the global slots once per region the group
-    // touched (with many regions, the frontier's pixels of one group belong
-    // to several regions, and per-pixel global atomics on a few words
-    // queue up). collectives=atomics keeps its per-pixel global atomics: the
-    // lesson it stands for.
+    // memory (local atomics) and added to the global slots once per region
+    // the group touched (with many regions, the frontier's pixels of one
+    // group belong to several regions, and per-pixel global atomics on a few
+    // words queue up). The collectives still reserve the frontier's slots,
+    // the lesson they stand for.
     const bool mean_table = use_tables && keep_stats && region_total <= RGX_MEAN_TABLE;
-    const bool local_stats = use_tables && keep_stats && region_total <= RGX_LOCAL_REGIONS &&
-                             RGX_COLLECTIVES != RGX_COLLECTIVES_ATOMICS;
+    const bool local_stats = use_tables && keep_stats && region_total <= RGX_LOCAL_REGIONS;
     if (mean_table) {
         for (uint k = lid; k < region_total; k += RGX_WG_SIZE)
             means[k] = region_mean(k + 1, totals_before, deltas_before);
