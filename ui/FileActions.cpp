@@ -239,7 +239,10 @@ bool FileActions::openSession(const QString& path)
     if (!openImage(session.imagePath))
         return false;
     try {
-        validateSeeds(session.seeds, document_->luma()->width, document_->luma()->height);
+        // No seeds is a state a session records (an image opened and not yet
+        // clicked, kept on quitting); only seeds there are must be valid.
+        if (!session.seeds.empty())
+            validateSeeds(session.seeds, document_->luma()->width, document_->luma()->height);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Open session"), QStringLiteral("session %1: %2").arg(path, QString::fromUtf8(error.what())));
         return false;

@@ -41,6 +41,7 @@ private slots:
     void aSampleOpensWithItsSeedsAndAsksForARun();
     void importedSeedsAreOneUndoStepAndMayBringParameters();
     void aSavedSessionReopensExactly();
+    void aSessionWithoutSeedsReopens();
     void aBadParameterGetsTheCommandLinesMessageEverywhere();
     void exportedSeedsCarryTheirParameters();
     void exportsNeedAResult();
@@ -207,6 +208,20 @@ void FileActionsTest::aSavedSessionReopensExactly()
     // The session is a recent file too.
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().first(),
              QFileInfo(path("work.json")).absoluteFilePath());
+}
+
+// The monkey test found it (issue 28): a session saved with no seeds (an
+// image not yet clicked, or the last session kept on quitting) was refused
+// on opening with "no seeds given", after its image had been opened.
+void FileActionsTest::aSessionWithoutSeedsReopens()
+{
+    QVERIFY(files_->openImage(writeImage("image.png")));
+    QVERIFY(files_->saveSession(path("empty.rgx")));
+    QVERIFY(files_->openImage(writeImage("other.png")));
+    document_->addSeed(QPoint(1, 1));
+    QVERIFY2(files_->openSession(path("empty.rgx")), qPrintable(notices_->last()));
+    QCOMPARE(document_->imagePath(), QFileInfo(path("image.png")).absoluteFilePath());
+    QVERIFY(document_->seeds().empty());
 }
 
 // Issue 28: a seeds file's "--lower -1" was read as 4294967295 and the range
