@@ -4,6 +4,7 @@
 #include "io/Overlay.h"
 #include <QBrush>
 #include <QLocale>
+#include <QPixmap>
 #include <utility>
 
 namespace rgx::ui {
@@ -12,6 +13,20 @@ SeedTableModel::SeedTableModel(SeedSet* seeds, QObject* parent)
     : QAbstractTableModel(parent), seeds_(seeds)
 {
     connect(seeds_, &SeedSet::changed, this, &SeedTableModel::reset);
+}
+
+// A colour as decoration would have the delegate paint a new pixmap at each
+// paint and keep it in QPixmapCache, which the monkey test saw fill to its
+// 10 MiB limit with copies of the same few swatches: one icon per region.
+QIcon SeedTableModel::swatch(int region) const
+{
+    auto found = swatches_.find(region);
+    if (found == swatches_.end()) {
+        QPixmap pixmap(16, 16);
+        pixmap.fill(regionColour(region));
+        found = swatches_.insert(region, QIcon(pixmap));
+    }
+    return *found;
 }
 
 void SeedTableModel::reset()
@@ -101,7 +116,7 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         }
     }
     if (role == Qt::DecorationRole && index.column() == Number)
-        return regionColour(row + 1);
+        return swatch(row + 1);
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == RegionSize) {

@@ -6,6 +6,8 @@
 #include "Result.h"
 #include "SeedSet.h"
 #include <QAbstractTableModel>
+#include <QHash>
+#include <QIcon>
 #include <QPoint>
 #include <memory>
 
@@ -46,6 +48,8 @@ private:
     bool hasSize(int row) const;
     // The seed of a row as the view shows it (a dragged one where it is now).
     Seed shownSeed(int row) const;
+    // The colour square of region k in the first column.
+    QIcon swatch(int region) const;
 
     SeedSet* seeds_;
     std::shared_ptr<const LumaImage> image_;
@@ -56,6 +60,7 @@ private:
     std::vector<uint64_t> labelCounts_;
     int draggedRow_ = -1;
     Seed draggedTo_;
+    mutable QHash<int, QIcon> swatches_;
 };
 
 } // namespace rgx::ui

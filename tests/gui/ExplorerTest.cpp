@@ -21,6 +21,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QIcon>
 #include <QLabel>
 #include <QListWidget>
 #include <QAbstractButton>
@@ -148,6 +149,7 @@ private slots:
     void liveModeIsNeverTurnedOffByAFirstRunNorSilently();
     void aResultOfOtherSettingsIsDrawnStaleOrRunAgain();
     void theSeedTableFollowsADraggedSeed();
+    void theSeedTablesColourSquaresAreMadeOnce();
     void howARunDeviatedFromItsVariantIsShownBesideItsTimes();
     void editedSeedsAreNotLostOnQuitting();
     void aSecondClickDuringARunSupersedesTheFirst();
@@ -620,6 +622,13 @@ void ExplorerTest::noDockScrollsSidewaysAtTheDefaultSize()
 {
     QVERIFY(window_->openImage(sample("coins.png")));
     window_->resize(1500, 950);
+    // The longest variant text the panel shows (docs/screenshots/fusion-vs-host-sync.png
+    // had the dock scroll sideways on it).
+    GrowVariant longest;
+    longest.driver = Driver::HostBatched;
+    longest.collectives = Collectives::Local;
+    longest.fusion = Fusion::GridBarrier;
+    chooseVariant(longest);
     auto* devices = child<QTreeWidget>(window_.get(), "deviceList");
     for (int row = 0; row < std::max(1, devices->topLevelItemCount()); ++row) {
         if (devices->topLevelItemCount() > 0)
@@ -1188,6 +1197,24 @@ void ExplorerTest::theSeedTableFollowsADraggedSeed()
     QTest::mouseRelease(window_->imageView(), Qt::LeftButton, Qt::NoModifier, at(6, 4));
     QCOMPARE(window_->seeds().front(), (Seed{6, 4}));
     QCOMPARE(cell(SeedTableModel::X), QStringLiteral("6"));
+}
+
+// The monkey test (issue 28) saw the memory grow by 10 MiB: each paint of
+// the table made a new pixmap of each region's colour and QPixmapCache kept
+// them all. The colour squares are icons, made once per region.
+void ExplorerTest::theSeedTablesColourSquaresAreMadeOnce()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    clickPixel(50, 50);
+    clickPixel(100, 80);
+    QAbstractItemModel* model = child<QTableView>(window_.get(), "seedTable")->model();
+    const QVariant first = model->data(model->index(0, SeedTableModel::Number), Qt::DecorationRole);
+    QCOMPARE(first.typeId(), QMetaType::QIcon);
+    QCOMPARE(model->data(model->index(0, SeedTableModel::Number), Qt::DecorationRole).value<QIcon>().cacheKey(),
+             first.value<QIcon>().cacheKey());
+    const QIcon second = model->data(model->index(1, SeedTableModel::Number), Qt::DecorationRole).value<QIcon>();
+    QVERIFY(second.cacheKey() != first.value<QIcon>().cacheKey());
+    QCOMPARE(second.pixmap(16, 16).toImage().pixel(8, 8), regionColour(2).rgb());
 }
 
 void ExplorerTest::howARunDeviatedFromItsVariantIsShownBesideItsTimes()
