@@ -415,6 +415,20 @@ void DevicePanel::onComboChanged()
 {
     if (updating_)
         return;
+    // fusion=tiles has no scan whose barriers could be left out, so the
+    // command line and session files refuse it with local-nobarrier
+    // (parseVariant): the combos never form it. The other axis follows the
+    // choice just made (a session saved with it could not be opened again;
+    // the monkey test found it).
+    if (fusionCombo_->currentData().toInt() == int(Fusion::Tiles)
+        && collectivesCombo_->currentData().toInt() == int(Collectives::LocalNoBarrier)) {
+        updating_ = true;
+        if (sender() == fusionCombo_)
+            collectivesCombo_->setCurrentIndex(collectivesCombo_->findData(int(Collectives::Local)));
+        else
+            fusionCombo_->setCurrentIndex(fusionCombo_->findData(int(Fusion::None)));
+        updating_ = false;
+    }
     variantChosen_ = true; // chosen by hand: it sticks
     refreshAvailability();
     emit variantChanged();
