@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The engine tests under AddressSanitizer and UndefinedBehaviorSanitizer (the
 # `asan` CMake preset, build-asan/), with the suppression files of
-# tests/sanitizers: every device, every variant, the resident session, Cancel.
-# .ci/run calls it after the README's test command. Builds only the engine
-# test binary; `ctest --preset asan` runs every suite (docs/TESTING.md).
+# tests/sanitizers: every device, every variant, the resident session, Cancel;
+# then the monkey test (a random user of the whole window) for 15 s.
+# .ci/run calls it after the README's test command. Builds only these two
+# test binaries; `ctest --preset asan` runs every suite (docs/TESTING.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 cmake --preset asan >/dev/null
-cmake --build --preset asan --target rgx_engine_tests
+cmake --build --preset asan --target rgx_engine_tests rgx_gui_monkey_tests
 
 export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0:use_sigaltstack=0:suppressions=$PWD/tests/sanitizers/asan.supp"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp"
@@ -16,3 +17,11 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export RGX_CACHE_DIR=$PWD/build-asan/kernel-cache
 build-asan/tests/rgx_engine_tests --gtest_brief=1
 echo "asan: the engine tests passed with no AddressSanitizer or UBSan report"
+
+# Settings of its own (it writes none); LeakSanitizer reports at its exit.
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
+    RGX_MONKEY_SECONDS=${RGX_MONKEY_SECONDS:-15} \
+    build-asan/tests/gui/rgx_gui_monkey_tests aRandomUserFindsNoCrashHangWarningOrLeak
+echo "asan: the monkey test passed with no AddressSanitizer, UBSan or LeakSanitizer report"
