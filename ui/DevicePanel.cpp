@@ -537,7 +537,7 @@ void DevicePanel::refreshAvailability()
     variantReason_->setText(status);
     unavailableList_->setText(unavailable.isEmpty()
                                   ? QString()
-                                  : QStringLiteral("Disabled here:\n") + breakable(unavailable.join(QLatin1Char('\n'))));
+                                  : QStringLiteral("Disabled here:\n") + unavailable.join(QLatin1Char('\n')));
     unavailableList_->setVisible(!unavailable.isEmpty());
     refreshFastestLine();
 }

@@ -55,7 +55,11 @@ private slots:
     void theCombosFormNoVariantTheCommandLineRefuses();
 
 private:
-    QString fastestLine() const { return child<QLabel>(panel_.get(), "fastestVariantLine")->text(); }
+    // The line as read: without the zero-width spaces that let it wrap.
+    QString fastestLine() const
+    {
+        return child<QLabel>(panel_.get(), "fastestVariantLine")->text().remove(QChar(0x200B));
+    }
 
     std::unique_ptr<DevicePanel> panel_;
     const DeviceInfo cpu_ = device(0, "AMD EPYC", "CPU", "Portable Computing Language");
