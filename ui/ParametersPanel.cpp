@@ -97,7 +97,8 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     upper_ = new QSpinBox(rangeRow);
     upper_->setObjectName(QStringLiteral("upperSpin"));
     for (QSpinBox* spin : {lower_, upper_}) {
-        spin->setRange(int(parameterField("--lower").minimum), int(parameterField("--lower").maximum));
+        const ParameterField& field = parameterField(spin == lower_ ? "--lower" : "--upper");
+        spin->setRange(int(field.minimum), int(field.maximum));
         spin->setValue(20);
     }
     lower_->setPrefix(QStringLiteral("- "));
