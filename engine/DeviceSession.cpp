@@ -33,6 +33,13 @@ double millisecondsSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The state of an image, or of a volume with its slices stacked (GrowState.h).
+std::unique_ptr<GrowState> makeState(ComputeDevice& device, const LumaImage& image)
+{
+    return std::make_unique<GrowState>(device, image.width, image.height * image.depth,
+                                       GrowState::HostMemory::Recycled, image.height);
+}
+
 void checkCancel(const RunControl& control, const char* where)
 {
     if (control.cancel && control.cancel->load())
@@ -96,8 +103,9 @@ DeviceSession::Prepared DeviceSession::prepare(const std::vector<Seed>& seeds, c
     // compiler may load libraries the first time it runs.
     Prepared prepared;
     prepared.regionGrowing =
-        std::make_unique<RegionGrowing>(device_, image.width, image.height, seeds, params.grow, variant);
+        std::make_unique<RegionGrowing>(device_, image.width, image.height, seeds, params.grow, variant, image.depth);
     const PrefilterSpec& pre = params.prefilter;
+    checkFilters(params, image.depth);
     prepared.prefilterKey = prefilterText(pre);
     if (pre.kind != PrefilterSpec::Kind::None && prepared.prefilterKey != filteredKey_) {
         if (pre.kind == PrefilterSpec::Kind::BoxMean)
@@ -143,9 +151,10 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
 
     awaitBackground();
     if (!state_) {
-        if (pre.kind == PrefilterSpec::Kind::None && growInWindow(grown, seeds, params, variant, control))
+        if (pre.kind == PrefilterSpec::Kind::None && !image.isVolume() &&
+            growInWindow(grown, seeds, params, variant, control))
             return grown;
-        state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+        state_ = makeState(device_, image);
         // Box maps of up to the whole image, two bytes a stamp and one a
         // label (none for one region, two beyond 255): ready by the time
         // the run ends.
@@ -157,8 +166,8 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
     state_->packAhead(maps == Maps::Box, seeds.size(), labelsFromStamps(seeds, variant));
     state_->reserveRegions(seeds.size());
     state_->setLuma(*grown.luma, key, grown.timings);
-    grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width), control,
-                                            grown.timings);
+    grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width, image.height),
+                                            control, grown.timings);
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
     return grown;
 }
@@ -206,7 +215,7 @@ void DeviceSession::followFirstRun(Grown& grown, const std::string& key)
         return;
     }
     const LumaImage& image = *image_;
-    state_ = std::make_unique<GrowState>(device_, image.width, image.height);
+    state_ = makeState(device_, image);
     lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, key,
                                                   window = std::move(grown.windowState)]() mutable {
         window.reset();
@@ -253,6 +262,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
     GrowResult result;
     result.width = image.width;
     result.height = image.height;
+    result.depth = image.depth;
     result.labels = labelMap.get();
     result.stamps = stampMap.get();
     grown.state->readBoxInto(grown.run.finalSet, grown.run.box, result.labels, result.stamps, grown.timings,
@@ -288,7 +298,8 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     ClickResult result;
     BoxMaps maps = grown.state->readBox(grown.run.finalSet, grown.run.box, seeds.size(), grown.run.iterations,
                                         grown.timings, 1, labelsFromStamps(seeds, variant));
-    result.maps = inImage(std::move(maps), grown.window, image.width, image.height);
+    result.maps = inImage(std::move(maps), grown.window, image.width, image.height * image.depth);
+    result.maps.depth = image.depth;
     if (state_ && grown.state == state_.get())
         state_->dropPreparedMemory();
     followFirstRun(grown, prepared.prefilterKey);

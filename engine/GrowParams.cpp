@@ -1,6 +1,7 @@
 // Names and derived values of the region-growing parameters.
 #include "GrowParams.h"
 #include "Errors.h"
+#include "Neighbourhood.h"
 #include <cmath>
 
 namespace rgx {
@@ -32,6 +33,18 @@ std::string modeName(Mode mode)
 std::string ruleName(Rule rule)
 {
     return rule == Rule::Adjacent ? "adjacent" : "all";
+}
+
+void checkConnectivity(int connectivity, int depth)
+{
+    if (connectivityFits(connectivity, depth))
+        return;
+    if (connectivity == 4 || connectivity == 8) {
+        throw InputError("connectivity " + std::to_string(connectivity) + " is for images; a volume of "
+                         + std::to_string(depth) + " slices takes 6, 18 or 26");
+    }
+    throw InputError("connectivity must be 4 or 8 (images) or 6, 18 or 26 (volumes), not "
+                     + std::to_string(connectivity));
 }
 
 Mode parseMode(const std::string& text)

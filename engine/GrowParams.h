@@ -15,7 +15,7 @@ struct GrowParams {
     uint32_t lower = 0;       // range: S_k - lower <= L(p)
     uint32_t upper = 0;       // range: L(p) <= S_k + upper
     Rule rule = Rule::Adjacent;
-    int connectivity = 4;     // 4 or 8
+    int connectivity = 4;     // 4 or 8; volumes 6, 18 or 26 (SPEC "Volumes (3D)")
     uint32_t maxIterations = 0; // 0: no cap but the pixel count (a correct run never needs more)
 
     // The adaptive threshold in the fixed-point units of D_k(p).
@@ -27,6 +27,9 @@ struct GrowParams {
 std::string modeName(Mode mode);
 std::string ruleName(Rule rule);
 Mode parseMode(const std::string& text);   // throws InputError
+// Throws InputError unless `connectivity` is one of SPEC's for a volume of
+// `depth` slices (depth 1: an image): 4 and 8 only for depth 1.
+void checkConnectivity(int connectivity, int depth);
 Rule parseRule(const std::string& text);   // throws InputError
 
 } // namespace rgx

@@ -25,8 +25,8 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
 GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<Seed>& seeds,
                                    const PipelineParams& params)
 {
-    validateSeeds(seeds, image.width, image.height);
-    checkFilters(params);
+    validateSeeds(seeds, image.width, image.height, image.depth);
+    checkFilters(params, image.depth);
     const auto start = std::chrono::steady_clock::now();
     std::vector<uint16_t> filtered;
     if (params.prefilter.kind == PrefilterSpec::Kind::BoxMean)
@@ -35,7 +35,7 @@ GrowResultPtr runReferencePipeline(const LumaImage& image, const std::vector<See
         filtered = gaussianReference(image.luma, image.width, image.height, params.prefilter.size);
     const std::vector<uint16_t>& luma = filtered.empty() ? image.luma : filtered;
 
-    GrowResult result = growRegionsReference(luma, image.width, image.height, seeds, params.grow);
+    GrowResult result = growRegionsReference(luma, image.width, image.height, seeds, params.grow, image.depth);
     if (params.postfilter.enabled) {
         result.labelsBeforePostfilter = result.labels;
         result.stampsBeforePostfilter = result.stamps;

@@ -121,4 +121,15 @@ void checkFilters(const PipelineParams& params)
     }
 }
 
+void checkFilters(const PipelineParams& params, int depth)
+{
+    checkFilters(params);
+    if (depth > 1 && params.prefilter.kind != PrefilterSpec::Kind::None)
+        throw InputError("the prefilter " + prefilterText(params.prefilter) +
+                         " works on 2D images; run a volume without one");
+    if (depth > 1 && params.postfilter.enabled)
+        throw InputError("the postfilter " + postfilterText(params.postfilter) +
+                         " works on 2D images; run a volume without one");
+}
+
 } // namespace rgx

@@ -44,6 +44,8 @@ std::string postfilterText(const PostfilterSpec& spec);
 // Throws InputError for filter sizes outside their limits or unknown stage
 // variant names (parse* check the same; this covers specs built in code).
 void checkFilters(const PipelineParams& params);
+// The same, and that a volume (depth > 1) has no filter: the filters are 2D.
+void checkFilters(const PipelineParams& params, int depth);
 
 
 } // namespace rgx

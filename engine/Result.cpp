@@ -83,7 +83,8 @@ GrowResult resultWithoutMaps(const ClickResult& click)
 {
     GrowResult result;
     result.width = click.maps.width;
-    result.height = click.maps.height;
+    result.height = click.maps.height / std::max(click.maps.depth, 1);
+    result.depth = click.maps.depth;
     result.regions = click.regions;
     result.iterations = click.iterations;
     result.stoppedAtCap = click.stoppedAtCap;
@@ -118,12 +119,14 @@ BoxMaps mapsView(const GrowResult& result)
     if (!result.hasFullMaps()) {
         BoxMaps box = result.box;
         box.width = result.width;
-        box.height = result.height;
+        box.height = result.height * result.depth;
+        box.depth = result.depth;
         return box;
     }
     BoxMaps whole;
     whole.width = whole.boxWidth = result.width;
-    whole.height = whole.boxHeight = result.height;
+    whole.height = whole.boxHeight = result.height * result.depth;
+    whole.depth = result.depth;
     whole.labelBytes = 2;
     whole.stampBytes = 4;
     whole.labels = reinterpret_cast<const uint8_t*>(result.labels.data());
@@ -137,6 +140,7 @@ const GrowResult& fullMapsOf(const GrowResult& result, GrowResult& storage)
         return result;
     storage.width = result.width;
     storage.height = result.height;
+    storage.depth = result.depth;
     storage.regions = result.regions;
     storage.iterations = result.iterations;
     mapsView(result).widen(storage.labels, storage.stamps);

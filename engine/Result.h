@@ -43,7 +43,8 @@ struct KernelReport {
 // once no BoxMaps refers to it).
 struct BoxMaps {
     int width = 0;  // the image
-    int height = 0;
+    int height = 0; // its rows; a volume's: the rows of all its slices, one slice below the other
+    int depth = 1;  // slices of a volume (height / depth rows each)
     int x0 = 0;
     int y0 = 0;
     int boxWidth = 0;  // samples; 0: nothing classified
@@ -72,6 +73,7 @@ private:
 struct GrowResult {
     int width = 0;
     int height = 0;
+    int depth = 1; // slices of a volume (SPEC "Volumes (3D)"); maps hold width * height * depth
     // The maps, full (labels and stamps, one per pixel) or, for a click of a
     // resident session that the explorer shows, as the box maps alone (then
     // labels and stamps are empty): mapsView() reads either, withFullMaps()
@@ -97,7 +99,10 @@ struct GrowResult {
     std::string note;              // how the run deviated from its variant (e.g. a fallback), or empty
 
     // True where labels and stamps hold every pixel (always, but for box results).
-    bool hasFullMaps() const { return labels.size() == size_t(width) * size_t(height) && !labels.empty(); }
+    bool hasFullMaps() const
+    {
+        return labels.size() == size_t(width) * size_t(height) * size_t(depth) && !labels.empty();
+    }
 };
 
 using GrowResultPtr = std::shared_ptr<const GrowResult>;

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -50,33 +51,40 @@ std::optional<int> parseInteger(const std::string& text)
     return int(value);
 }
 
-// "x,y", "x y", "x, y": two integers separated by one comma and/or spaces.
+// "x,y", "x y", "x, y" (or three of them for a voxel, "x,y,z", "x y z"):
+// integers separated by commas or by spaces.
 std::optional<Seed> parseSeed(const std::string& text)
 {
-    std::string first;
-    std::string second;
-    const size_t comma = text.find(',');
-    if (comma != std::string::npos) {
-        if (text.find(',', comma + 1) != std::string::npos)
-            return std::nullopt;
-        first = trimmed(text.substr(0, comma));
-        second = trimmed(text.substr(comma + 1));
+    std::vector<std::string> parts;
+    if (text.find(',') != std::string::npos) {
+        size_t begin = 0;
+        for (size_t comma; (comma = text.find(',', begin)) != std::string::npos; begin = comma + 1)
+            parts.push_back(trimmed(text.substr(begin, comma - begin)));
+        parts.push_back(trimmed(text.substr(begin)));
     } else {
         std::istringstream words(text);
-        std::string extra;
-        if (!(words >> first >> second) || (words >> extra))
-            return std::nullopt;
+        for (std::string word; words >> word;)
+            parts.push_back(word);
     }
-    const std::optional<int> x = parseInteger(first);
-    const std::optional<int> y = parseInteger(second);
-    if (!x || !y)
+    if (parts.size() != 2 && parts.size() != 3)
         return std::nullopt;
-    return Seed{*x, *y};
+    Seed seed;
+    int* coordinates[3] = {&seed.x, &seed.y, &seed.z};
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const std::optional<int> value = parseInteger(parts[i]);
+        if (!value)
+            return std::nullopt;
+        *coordinates[i] = *value;
+    }
+    return seed;
 }
 
 std::string describeSeed(size_t index, const Seed& seed)
 {
-    return "seed " + std::to_string(index + 1) + " (" + std::to_string(seed.x) + "," + std::to_string(seed.y) + ")";
+    std::string at = std::to_string(seed.x) + "," + std::to_string(seed.y);
+    if (seed.z != 0)
+        at += "," + std::to_string(seed.z);
+    return "seed " + std::to_string(index + 1) + " (" + at + ")";
 }
 
 } // namespace
@@ -102,7 +110,7 @@ std::vector<Seed> parseSeedList(const std::string& text)
         const std::optional<Seed> seed = parseSeed(entry);
         if (!seed) {
             throw InputError("bad seed '" + entry + "' (entry " + std::to_string(entryNumber)
-                             + " of --seeds \"" + text + "\"): expected x,y pairs separated by ';', e.g. \"10,20;30,40\"");
+                             + " of --seeds \"" + text + "\"): expected x,y pairs (x,y,z for a volume) separated by ';', e.g. \"10,20;30,40\"");
         }
         seeds.push_back(*seed);
         entryBegin = entryEnd + 1;
@@ -128,7 +136,7 @@ std::vector<Seed> parseSeedsText(const std::string& text, const std::string& ori
         const std::optional<Seed> seed = parseSeed(content);
         if (!seed) {
             throw InputError(origin + " line " + std::to_string(lineNumber) + ": bad seed '" + content
-                             + "': expected \"x y\" or \"x,y\"");
+                             + "': expected \"x y\" or \"x,y\" (\"x y z\" for a volume)");
         }
         seeds.push_back(*seed);
     }
@@ -197,8 +205,11 @@ std::string formatSeedsText(const std::vector<Seed>& seeds)
 {
     std::string text = "# RGX seeds: one seed a line, \"x y\"; x to the right, y down, (0,0) the top-left pixel.\n"
                        "# Seed k starts region k.\n";
-    for (const Seed& seed : seeds)
-        text += std::to_string(seed.x) + " " + std::to_string(seed.y) + "\n";
+    const bool voxels = std::any_of(seeds.begin(), seeds.end(), [](const Seed& seed) { return seed.z != 0; });
+    for (const Seed& seed : seeds) {
+        text += std::to_string(seed.x) + " " + std::to_string(seed.y);
+        text += voxels ? " " + std::to_string(seed.z) + "\n" : "\n";
+    }
     return text;
 }
 
@@ -209,7 +220,7 @@ std::string formatSeedsText(const std::vector<Seed>& seeds, const PipelineParams
     return text.substr(0, afterHeader) + "# parameters: " + parameterLine(params) + "\n" + text.substr(afterHeader);
 }
 
-void validateSeeds(const std::vector<Seed>& seeds, int width, int height)
+void validateSeeds(const std::vector<Seed>& seeds, int width, int height, int depth)
 {
     if (seeds.empty())
         throw InputError("no seeds given");
@@ -222,11 +233,12 @@ void validateSeeds(const std::vector<Seed>& seeds, int width, int height)
     firstSeedAt.reserve(seeds.size());
     for (size_t i = 0; i < seeds.size(); ++i) {
         const Seed& seed = seeds[i];
-        if (seed.x < 0 || seed.y < 0 || seed.x >= width || seed.y >= height) {
-            throw InputError(describeSeed(i, seed) + " is outside the " + std::to_string(width) + "x"
-                             + std::to_string(height) + " image");
+        if (seed.x < 0 || seed.y < 0 || seed.z < 0 || seed.x >= width || seed.y >= height || seed.z >= depth) {
+            const std::string size = std::to_string(width) + "x" + std::to_string(height);
+            throw InputError(describeSeed(i, seed) + " is outside the "
+                             + (depth > 1 ? size + "x" + std::to_string(depth) + " volume" : size + " image"));
         }
-        const uint64_t pixel = uint64_t(seed.y) * uint64_t(width) + uint64_t(seed.x);
+        const uint64_t pixel = seedIndex(seed, width, height);
         const auto [earlier, inserted] = firstSeedAt.emplace(pixel, i);
         if (!inserted) {
             throw InputError(describeSeed(i, seed) + " is on the same pixel as seed "
@@ -235,12 +247,13 @@ void validateSeeds(const std::vector<Seed>& seeds, int width, int height)
     }
 }
 
-std::vector<uint32_t> seedLumaOf(const std::vector<Seed>& seeds, const std::vector<uint16_t>& luma, int width)
+std::vector<uint32_t> seedLumaOf(const std::vector<Seed>& seeds, const std::vector<uint16_t>& luma, int width,
+                                 int height)
 {
     std::vector<uint32_t> values;
     values.reserve(seeds.size());
     for (const Seed& seed : seeds)
-        values.push_back(luma[size_t(seed.y) * size_t(width) + size_t(seed.x)]);
+        values.push_back(luma[size_t(seedIndex(seed, width, height))]);
     return values;
 }
 

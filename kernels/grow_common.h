@@ -11,9 +11,71 @@
 #define RGX_MODE_ADAPTIVE 1
 #define RGX_MODE_RANGE 2
 
-// Neighbour offsets: the first four are the 4-neighbourhood.
-__constant int neighbour_dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
-__constant int neighbour_dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+// Neighbour offsets, in engine/Neighbourhood.h's order: the first four are
+// the 4-neighbourhood, the first eight the 8-neighbourhood, then those
+// across slices of a volume (6: the first four and entries 8 and 9; 18 and
+// 26: the first 18 or all).
+__constant int neighbour_dx[26] = {-1, 1, 0, 0, -1, 1, -1, 1, 0, 0, -1, 1, 0, 0, -1, 1, 0, 0,
+                                   -1, 1, -1, 1, -1, 1, -1, 1};
+__constant int neighbour_dy[26] = {0, 0, -1, 1, -1, -1, 1, 1, 0, 0, 0, 0, -1, 1, 0, 0, -1, 1,
+                                   -1, -1, 1, 1, -1, -1, 1, 1};
+__constant int neighbour_dz[26] = {0, 0, 0, 0, 0, 0, 0, 0, -1, 1, -1, -1, -1, -1, 1, 1, 1, 1,
+                                   -1, -1, -1, -1, 1, 1, 1, 1};
+
+// The neighbours a program visits at most: 8 for images, 26 for volumes
+// (engine/stages/grow/GrowPrograms.cpp builds one program of each).
+#ifndef RGX_NEIGHBOURS
+#define RGX_NEIGHBOURS 8
+#endif
+
+inline bool neighbour_in_use(int d, int connectivity)
+{
+    return connectivity == 6 ? (d < 4 || d == 8 || d == 9) : d < connectivity;
+}
+
+// Where a pixel lies: x, and its row split into y in its slice and the
+// slice z. `height` is the rows of all slices stacked (the maps' layout),
+// `slice_height` those of one slice (= height for an image).
+typedef struct {
+    int x;
+    int y;
+    int z;
+} voxel_t;
+
+inline voxel_t voxel_of(uint p, int width, int slice_height)
+{
+    voxel_t v;
+    const uint row = p / (uint)width;
+    v.x = (int)(p - row * (uint)width);
+#if RGX_NEIGHBOURS > 8
+    v.z = (int)(row / (uint)slice_height);
+    v.y = (int)(row - (uint)v.z * (uint)slice_height);
+#else
+    (void)slice_height;
+    v.z = 0;
+    v.y = (int)row;
+#endif
+    return v;
+}
+
+// Neighbour d of v where it exists in a width x height (stacked rows)
+// volume of slices of slice_height rows: its index in *n.
+inline bool neighbour_of(voxel_t v, int d, int width, int height, int slice_height, uint* n)
+{
+    const int x = v.x + neighbour_dx[d];
+    const int y = v.y + neighbour_dy[d];
+#if RGX_NEIGHBOURS > 8
+    const int z = v.z + neighbour_dz[d];
+    const bool exists = x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height &&
+                        z * slice_height < height;
+    *n = exists ? ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x : 0;
+#else
+    (void)slice_height;
+    const bool exists = x >= 0 && y >= 0 && x < width && y < height;
+    *n = exists ? (uint)y * (uint)width + (uint)x : 0;
+#endif
+    return exists;
+}
 
 // SPEC.md mode range: L(p) within [S_k - lower, S_k + upper].
 inline bool within_range(uint value, uint seed, uint lower, uint upper)

@@ -15,8 +15,12 @@
 // region.
 //
 // Mode (0 competitive, 1 adaptive, 2 range), rule (rule_all: 0 adjacent,
-// 1 all) and connectivity (4 or 8) are kernel arguments, so changing them
-// needs no rebuild. Build options (see engine/Variant.cpp):
+// 1 all) and connectivity (4 or 8; 6, 18 or 26 for volumes) are kernel
+// arguments, so changing them needs no rebuild. A volume's maps are its
+// slices one below the other: `height` counts the rows of all of them,
+// `slice_height` those of one (grow_common.h). Build options (see
+// engine/Variant.cpp and engine/stages/grow/GrowPrograms.cpp):
+//   RGX_NEIGHBOURS          8 for images, 26 for volumes
 //   RGX_WG_SIZE             work-group size (grow_queue: 1-D; grow_sweep: TILE_W * TILE_H)
 //   RGX_TILE_W, RGX_TILE_H  sweep tile size
 //   RGX_TILE                0 direct global loads, 1 async_work_group_copy into local memory
@@ -269,7 +273,7 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 __global RGX_SHARED uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
-                const uint mode, const uint rule_all, const int connectivity,
+                const uint mode, const uint rule_all, const int connectivity, const int slice_height,
                 __local uint* scratch, __local ulong* means, __local uint* region_stats,
                 const bool use_tables)
 {
@@ -308,36 +312,32 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint round = get_group_id(0) * RGX_WG_SIZE; round < frontier_size; round += stride) {
-        uint accepted_pixel[8];
-        uint accepted_region[8];
-        uint accepted_luma[8];
+        uint accepted_pixel[RGX_NEIGHBOURS];
+        uint accepted_region[RGX_NEIGHBOURS];
+        uint accepted_luma[RGX_NEIGHBOURS];
         uint accepted = 0;
         const uint index = round + lid;
         const uint q = index < frontier_size ? frontier[index] : pixel_count;
         if (q < pixel_count) {
-            const int qx = (int)(q % (uint)width);
-            const int qy = (int)(q / (uint)width);
+            const voxel_t at_q = voxel_of(q, width, slice_height);
             // Claim every neighbour first: the claims do not depend on each
             // other, so they can all be in flight at once.
-            uint neighbour[8];
+            uint neighbour[RGX_NEIGHBOURS];
             uint claimed = 0; // bit d: this work-item decides neighbour d
-            for (int d = 0; d < 8; ++d) {
-                const int x = qx + neighbour_dx[d];
-                const int y = qy + neighbour_dy[d];
-                const bool exists = d < connectivity && x >= 0 && y >= 0 && x < width && y < height;
-                neighbour[d] = exists ? (uint)y * (uint)width + (uint)x : 0;
+            for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
+                const bool exists = neighbour_in_use(d, connectivity) &&
+                                    neighbour_of(at_q, d, width, height, slice_height, &neighbour[d]);
                 if (exists && atomic_cmpxchg(&stamps[neighbour[d]], UNCLASSIFIED, CLAIMED) == UNCLASSIFIED)
                     claimed |= 1u << d;
             }
-            for (int d = 0; d < 8; ++d) {
+            for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
                 if ((claimed & (1u << d)) == 0)
                     continue;
                 const uint p = neighbour[d];
-                const int x = qx + neighbour_dx[d];
-                const int y = qy + neighbour_dy[d];
+                const voxel_t at_p = voxel_of(p, width, slice_height);
                 // With one region, E(p) is that region (q is a settled
                 // neighbour), so the neighbours' stamps need not be read.
-                uint eligible[8] = {1};
+                uint eligible[RGX_NEIGHBOURS] = {1};
                 uint eligible_count = region_total == 1 ? 1 : 0;
 #if RGX_SPECULATIVE_READS
                 // An NVIDIA GPU: every neighbour's stamp and label loaded at once
@@ -347,29 +347,26 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 // written before the last grid barrier or kernel boundary.
                 // A stamp changing now is CLAIMED, i or unclassified: never
                 // <= i-1 whichever value the load sees.
-                uint neighbour_stamp[8];
-                uint neighbour_label[8];
-                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e) {
-                    const int nx = x + neighbour_dx[e];
-                    const int ny = y + neighbour_dy[e];
-                    const bool exists = nx >= 0 && ny >= 0 && nx < width && ny < height;
-                    const uint n = exists ? (uint)ny * (uint)width + (uint)nx : p;
+                uint neighbour_stamp[RGX_NEIGHBOURS];
+                uint neighbour_label[RGX_NEIGHBOURS];
+                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e) {
+                    uint n = p;
+                    const bool exists = neighbour_in_use(e, connectivity) &&
+                                        neighbour_of(at_p, e, width, height, slice_height, &n);
                     neighbour_stamp[e] = exists ? stamps[n] : UNCLASSIFIED;
-                    neighbour_label[e] = labels[n];
+                    neighbour_label[e] = labels[exists ? n : p];
                 }
-                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e)
+                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e)
                     if (neighbour_stamp[e] <= iteration - 1)
                         eligible[eligible_count++] = neighbour_label[e];
 #else
                 // Elsewhere the stamps are read atomically (other work-items
                 // change them in this launch), so that the race check
                 // (Oclgrind) sees no race in a correct variant.
-                for (int e = 0; e < connectivity && !rule_all && region_total > 1; ++e) {
-                    const int nx = x + neighbour_dx[e];
-                    const int ny = y + neighbour_dy[e];
-                    if (nx < 0 || ny < 0 || nx >= width || ny >= height)
+                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e) {
+                    uint n;
+                    if (!neighbour_in_use(e, connectivity) || !neighbour_of(at_p, e, width, height, slice_height, &n))
                         continue;
-                    const uint n = (uint)ny * (uint)width + (uint)nx;
                     if (atomic_or(&stamps[n], 0u) <= iteration - 1)
                         eligible[eligible_count++] = labels[n];
                 }
@@ -423,7 +420,7 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
 #define TILE_PITCH (RGX_TILE_W + 2)
 #define TILE_WORDS (TILE_PITCH * (RGX_TILE_H + 2))
 
-inline void grow_sweep_step(const uint iteration, const int width, const int height,
+inline void grow_sweep_step(const uint iteration, const int width, const int height, const int slice_height,
                 __global const uint* stamps_in,
                 __global const ushort* labels_in,
                 __global uint* stamps_out,
@@ -447,11 +444,14 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     volatile __global uint* deltas_now = deltas + (iteration % 3) * words;
     rotate_region_stats(iteration, region_total, totals, deltas, counters);
 
+    // y: the row of the stacked slices (a volume's maps are slices of
+    // slice_height rows one after the other); at: the voxel it is.
     const int x = (int)get_global_id(0);
     const int y = (int)get_global_id(1);
     const bool inside = x < width && y < height;
     const uint p = inside ? (uint)y * (uint)width + (uint)x : 0;
     const uint own_stamp = inside ? stamps_in[p] : 0;
+    const voxel_t at = voxel_of(p, width, slice_height);
 
 #if RGX_TILE == RGX_TILE_ASYNC
     // One local buffer holds first the stamps, then the labels, of the tile
@@ -474,24 +474,32 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     wait_group_events(1, &copied);
     // The stamps tile is complete for every work-item before anyone reads it.
     barrier(CLK_LOCAL_MEM_FENCE);
-    #define NEIGHBOUR_STAMP(dx, dy) tile[(ly + (dy)) * TILE_PITCH + lx + (dx)]
-    #define NEIGHBOUR_LABEL(dx, dy) tile_labels[(ly + (dy)) * TILE_PITCH + lx + (dx)]
+    // Neighbours in the same slice come from the tile; those across slices
+    // (volumes) from global memory.
+#if RGX_NEIGHBOURS > 8
+    #define IN_TILE(d) (neighbour_dz[d] == 0)
+#else
+    #define IN_TILE(d) true
+#endif
+    #define NEIGHBOUR_STAMP(d, n) \
+        (IN_TILE(d) ? tile[(ly + neighbour_dy[d]) * TILE_PITCH + lx + neighbour_dx[d]] : stamps_in[n])
+    #define NEIGHBOUR_LABEL(d, n) \
+        (IN_TILE(d) ? tile_labels[(ly + neighbour_dy[d]) * TILE_PITCH + lx + neighbour_dx[d]] : labels_in[n])
 #else
     (void)tile;
-    #define NEIGHBOUR_STAMP(dx, dy) stamps_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
-    #define NEIGHBOUR_LABEL(dx, dy) labels_in[(uint)(y + (dy)) * (uint)width + (uint)(x + (dx))]
+    #define NEIGHBOUR_STAMP(d, n) stamps_in[n]
+    #define NEIGHBOUR_LABEL(d, n) labels_in[n]
 #endif
 
     // Which neighbours are classified (stamp <= i-1), and is any of them in F_(i-1)?
     uint settled_mask = 0;
     bool is_candidate = false;
     if (growing && inside && own_stamp == UNCLASSIFIED) {
-        for (int d = 0; d < connectivity; ++d) {
-            const int nx = x + neighbour_dx[d];
-            const int ny = y + neighbour_dy[d];
-            if (nx < 0 || ny < 0 || nx >= width || ny >= height)
+        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
+            uint n;
+            if (!neighbour_in_use(d, connectivity) || !neighbour_of(at, d, width, height, slice_height, &n))
                 continue;
-            const uint stamp = NEIGHBOUR_STAMP(neighbour_dx[d], neighbour_dy[d]);
+            const uint stamp = NEIGHBOUR_STAMP(d, n);
             if (stamp <= iteration - 1)
                 settled_mask |= 1u << d;
             if (stamp == iteration - 1)
@@ -517,11 +525,13 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     uint accepted_luma[1] = {0};
     uint accepted = 0;
     if (is_candidate) {
-        uint eligible[8];
+        uint eligible[RGX_NEIGHBOURS];
         uint eligible_count = 0;
-        for (int d = 0; d < connectivity; ++d)
-            if (settled_mask & (1u << d))
-                eligible[eligible_count++] = NEIGHBOUR_LABEL(neighbour_dx[d], neighbour_dy[d]);
+        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
+            uint n;
+            if ((settled_mask & (1u << d)) && neighbour_of(at, d, width, height, slice_height, &n))
+                eligible[eligible_count++] = NEIGHBOUR_LABEL(d, n);
+        }
         const uint value = luma[p];
         const uint k = decide(value, eligible, eligible_count, totals_before, deltas_before, (__local const ulong*)0,
                               false, seed_luma, region_total, threshold, lower, upper, mode, rule_all);
@@ -563,7 +573,7 @@ void grow_queue(const uint iteration, const int width, const int height,
                 __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
-                const uint mode, const uint rule_all, const int connectivity)
+                const uint mode, const uint rule_all, const int connectivity, const int slice_height)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
     __local ulong means[RGX_MEAN_TABLE];
@@ -571,7 +581,7 @@ void grow_queue(const uint iteration, const int width, const int height,
     const uint frontier_size = min(wg_read_once(&counters[(iteration + 2) % 3], scratch), (uint)width * (uint)height);
     grow_queue_step(iteration, frontier_size, width, height, frontier, next_frontier, luma, labels, stamps,
                     seed_luma, region_total, totals, deltas, counters, threshold, lower,
-                    upper, mode, rule_all, connectivity, scratch, means, region_stats, true);
+                    upper, mode, rule_all, connectivity, slice_height, scratch, means, region_stats, true);
 }
 
 __kernel __attribute__((reqd_work_group_size(RGX_TILE_W, RGX_TILE_H, 1)))
@@ -587,7 +597,7 @@ void grow_sweep(const uint iteration, const int width, const int height,
                 __global uint* deltas,
                 volatile __global uint* counters,
                 const ulong threshold, const uint lower, const uint upper,
-                const uint mode, const uint rule_all, const int connectivity)
+                const uint mode, const uint rule_all, const int connectivity, const int slice_height)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
 #if RGX_TILE == RGX_TILE_ASYNC
@@ -595,7 +605,7 @@ void grow_sweep(const uint iteration, const int width, const int height,
 #else
     __local uint* tile = 0; // direct loads: no tile in local memory
 #endif
-    grow_sweep_step(iteration, width, height, stamps_in, labels_in, stamps_out, labels_out, luma,
+    grow_sweep_step(iteration, width, height, slice_height, stamps_in, labels_in, stamps_out, labels_out, luma,
                     seed_luma, region_total, totals, deltas, counters, threshold,
                     lower, upper, mode, rule_all, connectivity, scratch, tile);
 }
@@ -618,7 +628,7 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
                  __global uint* deltas,
                  volatile __global uint* counters,
                  const ulong threshold, const uint lower, const uint upper,
-                 const uint mode, const uint rule_all, const int connectivity)
+                 const uint mode, const uint rule_all, const int connectivity, const int slice_height)
 {
     __local uint scratch[RGX_SCRATCH_SIZE];
     __local ulong means[RGX_MEAN_TABLE];
@@ -638,7 +648,7 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
         grow_queue_step(iteration, frontier_size, width, height, odd ? frontier_a : frontier_b,
                         odd ? frontier_b : frontier_a, luma, labels, stamps, seed_luma,
                         region_total, totals, deltas, counters, threshold, lower, upper, mode,
-                        rule_all, connectivity, scratch, means, region_stats, true);
+                        rule_all, connectivity, slice_height, scratch, means, region_stats, true);
         if (!grid_barrier(grid, &passed, &verdict, iteration, &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
         // A maximum: a group late to this store must not undo a stall's record.
@@ -662,11 +672,11 @@ void grow_levels(const uint first_iteration, const uint last_iteration,
         __global uint* stamps_a, __global uint* stamps_b, __global const uint* seed_luma,     \
         const uint region_total, __global uint* totals, __global uint* deltas,                \
         __global uint* counters, const ulong threshold, const uint lower, const uint upper,   \
-        const uint mode, const uint rule_all, const int connectivity
+        const uint mode, const uint rule_all, const int connectivity, const int slice_height
 #define CHAIN_ARGUMENTS(next)                                                                  \
     (next), cap, max_groups, width, height, frontier_a, frontier_b, luma, labels_a, labels_b, \
         stamps_a, stamps_b, seed_luma, region_total, totals, deltas, counters, threshold,     \
-        lower, upper, mode, rule_all, connectivity
+        lower, upper, mode, rule_all, connectivity, slice_height
 
 void schedule_iteration(CHAIN_PARAMETERS)
 {
@@ -685,7 +695,7 @@ void schedule_iteration(CHAIN_PARAMETERS)
     enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(global_size, local_size), 0, NULL,
                    &grow_done,
                    ^(local void* scratch, local void* tile) {
-                       grow_sweep_step(iteration, width, height, odd ? stamps_a : stamps_b,
+                       grow_sweep_step(iteration, width, height, slice_height, odd ? stamps_a : stamps_b,
                                        odd ? labels_a : labels_b, odd ? stamps_b : stamps_a,
                                        odd ? labels_b : labels_a, luma, seed_luma, region_total,
                                        totals, deltas, counters, threshold, lower, upper, mode,
@@ -703,7 +713,7 @@ void schedule_iteration(CHAIN_PARAMETERS)
                                        width, height, odd ? frontier_a : frontier_b,
                                        odd ? frontier_b : frontier_a, luma, labels_a, stamps_a,
                                        seed_luma, region_total, totals, deltas, counters,
-                                       threshold, lower, upper, mode, rule_all, connectivity,
+                                       threshold, lower, upper, mode, rule_all, connectivity, slice_height,
                                        (local uint*)scratch, (local ulong*)scratch, (local uint*)scratch,
                                        false);
                    },

@@ -2,29 +2,13 @@
 // regions, decision with the means of the previous iteration, then update.
 #include "RegionGrowingReference.h"
 
+#include "Neighbourhood.h"
+
 #include <algorithm>
 #include <numeric>
 
 namespace rgx {
 namespace {
-
-struct Neighbour {
-    int dx;
-    int dy;
-};
-constexpr Neighbour neighbourhood[8] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1},
-                                        {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
-
-template <typename Visit>
-void forEachNeighbour(int x, int y, int width, int height, int connectivity, Visit visit)
-{
-    for (int d = 0; d < connectivity; ++d) {
-        const int nx = x + neighbourhood[d].dx;
-        const int ny = y + neighbourhood[d].dy;
-        if (nx >= 0 && ny >= 0 && nx < width && ny < height)
-            visit(size_t(ny) * size_t(width) + size_t(nx), nx, ny);
-    }
-}
 
 uint64_t distance(uint16_t luma, uint64_t mean)
 {
@@ -35,15 +19,22 @@ uint64_t distance(uint16_t luma, uint64_t mean)
 } // namespace
 
 GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, int height,
-                                const std::vector<Seed>& seeds, const GrowParams& params)
+                                const std::vector<Seed>& seeds, const GrowParams& params, int depth)
 {
-    validateSeeds(seeds, width, height);
-    const size_t pixelCount = size_t(width) * size_t(height);
+    validateSeeds(seeds, width, height, depth);
+    checkConnectivity(params.connectivity, depth);
+    const size_t pixelCount = size_t(width) * size_t(height) * size_t(depth);
+    const size_t slice = size_t(width) * size_t(height);
     const int regionTotal = int(seeds.size());
+    const auto neighboursOf = [&](size_t p, auto visit) {
+        forEachNeighbour(int(p % size_t(width)), int(p % slice / size_t(width)), int(p / slice), width, height,
+                         depth, params.connectivity, visit);
+    };
 
     GrowResult result;
     result.width = width;
     result.height = height;
+    result.depth = depth;
     result.labels.assign(pixelCount, 0);
     result.stamps.assign(pixelCount, unclassifiedStamp);
     result.regions.resize(seeds.size());
@@ -54,7 +45,7 @@ GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, in
     std::vector<size_t> frontier;
     std::vector<uint64_t> seedLuma(seeds.size());
     for (int k = 1; k <= regionTotal; ++k) {
-        const size_t p = size_t(seeds[k - 1].y) * size_t(width) + size_t(seeds[k - 1].x);
+        const size_t p = size_t(seedIndex(seeds[k - 1], width, height));
         result.labels[p] = uint16_t(k);
         result.stamps[p] = 0;
         result.regions[k - 1] = {1, luma[p]};
@@ -70,13 +61,12 @@ GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, in
         // Candidates: unclassified neighbours of the previous frontier.
         std::vector<size_t> candidates;
         for (size_t q : frontier) {
-            forEachNeighbour(int(q % width), int(q / width), width, height, params.connectivity,
-                             [&](size_t p, int, int) {
-                                 if (result.labels[p] == 0 && candidateOf[p] != iteration) {
-                                     candidateOf[p] = iteration;
-                                     candidates.push_back(p);
-                                 }
-                             });
+            neighboursOf(q, [&](size_t p, int, int, int) {
+                if (result.labels[p] == 0 && candidateOf[p] != iteration) {
+                    candidateOf[p] = iteration;
+                    candidates.push_back(p);
+                }
+            });
         }
 
         // Means as they stood at the end of the previous iteration.
@@ -93,11 +83,10 @@ GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, in
                 eligible.resize(size_t(regionTotal));
                 std::iota(eligible.begin(), eligible.end(), 1); // already sorted
             } else {
-                forEachNeighbour(int(p % width), int(p / width), width, height,
-                                 params.connectivity, [&](size_t q, int, int) {
-                                     if (result.stamps[q] <= iteration - 1)
-                                         eligible.push_back(result.labels[q]);
-                                 });
+                neighboursOf(p, [&](size_t q, int, int, int) {
+                    if (result.stamps[q] <= iteration - 1)
+                        eligible.push_back(result.labels[q]);
+                });
             }
             if (params.rule == Rule::Adjacent)
                 std::sort(eligible.begin(), eligible.end());

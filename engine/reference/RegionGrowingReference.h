@@ -10,8 +10,10 @@
 
 namespace rgx {
 
-// Throws InputError for invalid seeds (see validateSeeds).
+// Throws InputError for invalid seeds (see validateSeeds) or a
+// connectivity the image or volume has not (checkConnectivity). A volume
+// has depth > 1 slices; its luma and maps are x fastest, then y, then z.
 GrowResult growRegionsReference(const std::vector<uint16_t>& luma, int width, int height,
-                                const std::vector<Seed>& seeds, const GrowParams& params);
+                                const std::vector<Seed>& seeds, const GrowParams& params, int depth = 1);
 
 } // namespace rgx

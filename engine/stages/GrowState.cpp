@@ -47,8 +47,9 @@ struct GrowState::HostBlock {
     }
 };
 
-GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory)
-    : device_(device), width_(width), height_(height), hostMemory_(hostMemory),
+GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory, int sliceHeight)
+    : device_(device), width_(width), height_(height), sliceHeight_(sliceHeight > 0 ? sliceHeight : height),
+      hostMemory_(hostMemory),
       // Pinned memory pays on a GPU: only there is it made on other threads.
       pinInBackground_(device.info().type == "GPU" && device.info().takesCallsFromOtherThreads())
 {

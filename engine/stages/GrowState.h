@@ -63,14 +63,19 @@ public:
     // state used for one run) ordinary memory: on the H100 making and
     // mapping a small pinned block took a first click 1.5 ms.
     enum class HostMemory { Recycled, OneRun };
-    GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory = HostMemory::Recycled);
+    // A volume's maps are its slices one below the other: `height` rows of
+    // slices of `sliceHeight` rows each (0: an image, one slice).
+    GrowState(ComputeDevice& device, int width, int height, HostMemory hostMemory = HostMemory::Recycled,
+              int sliceHeight = 0);
     ~GrowState();
     GrowState(const GrowState&) = delete;
     GrowState& operator=(const GrowState&) = delete;
 
     ComputeDevice& device() { return device_; }
     int width() const { return width_; }
-    int height() const { return height_; }
+    int height() const { return height_; } // rows of all slices
+    int sliceHeight() const { return sliceHeight_; }
+    bool isVolume() const { return sliceHeight_ != height_; }
     uint64_t pixelCount() const { return uint64_t(width_) * uint64_t(height_); }
     int tilesX() const { return (width_ + growTileSide - 1) / growTileSide; }
     int tilesY() const { return (height_ + growTileSide - 1) / growTileSide; }
@@ -201,6 +206,7 @@ private:
     ComputeDevice& device_;
     int width_;
     int height_;
+    int sliceHeight_;
     HostMemory hostMemory_;
     bool pinInBackground_; // a GPU: pinned blocks are made on other threads
     std::string lumaKey_;

@@ -36,34 +36,38 @@ std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles)
 namespace {
 
 // Everything about the inputs a user can get wrong (InputError).
-void checkGrowInputs(const DeviceInfo& info, int width, int height, const std::vector<Seed>& seeds,
+void checkGrowInputs(const DeviceInfo& info, int width, int height, int depth, const std::vector<Seed>& seeds,
                      const GrowParams& params, const GrowVariant& variant)
 {
-    validateSeeds(seeds, width, height);
+    validateSeeds(seeds, width, height, depth);
     if (auto reason = whyUnavailable(variant, info))
         throw InputError("variant " + variant.text() + " cannot run on " + info.name + ": " + *reason);
-    if (params.connectivity != 4 && params.connectivity != 8)
-        throw InputError("connectivity must be 4 or 8, not " + std::to_string(params.connectivity));
-    const uint64_t pixelCount = uint64_t(width) * uint64_t(height);
+    checkConnectivity(params.connectivity, depth);
+    const uint64_t pixelCount = uint64_t(width) * uint64_t(height) * uint64_t(depth);
     const uint64_t needed = regionGrowingDeviceBytes(pixelCount, seeds.size(), variant);
     if (pixelCount * 4 > info.maxAllocationBytes || needed > info.globalMemoryBytes ||
         pixelCount >= 0x7FFFFFFFull) {
         std::ostringstream message;
-        message << "the " << width << "x" << height << " image needs " << needed / (1024 * 1024)
+        message << "the " << width << "x" << height;
+        if (depth > 1)
+            message << "x" << depth << " volume";
+        else
+            message << " image";
+        message << " needs " << needed / (1024 * 1024)
                 << " MiB of device memory (largest buffer " << pixelCount * 4 / (1024 * 1024)
                 << " MiB); " << info.name << " has " << info.globalMemoryBytes / (1024 * 1024)
                 << " MiB, at most " << info.maxAllocationBytes / (1024 * 1024) << " MiB per buffer";
         if (pixelCount >= 0x7FFFFFFFull)
-            message << " (and RGX handles images of fewer than 2^31 pixels)";
+            message << " (and RGX handles images and volumes of fewer than 2^31 pixels)";
         throw InputError(message.str());
     }
 }
 
 } // namespace
 
-bool tilesApply(const GrowParams& params, size_t regions)
+bool tilesApply(const GrowParams& params, size_t regions, int depth)
 {
-    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
+    return depth == 1 && (params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1));
 }
 
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
@@ -89,11 +93,11 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
 }
 
 RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::vector<Seed> seeds,
-                             const GrowParams& params, const GrowVariant& variant)
-    : device_(device), seeds_(std::move(seeds)), params_(params), variant_(variant)
+                             const GrowParams& params, const GrowVariant& variant, int depth)
+    : device_(device), seeds_(std::move(seeds)), params_(params), variant_(variant), depth_(depth)
 {
-    checkGrowInputs(device.info(), width, height, seeds_, params_, variant_);
-    tiles_ = variant_.fusion == Fusion::Tiles && tilesApply(params_, seeds_.size());
+    checkGrowInputs(device.info(), width, height, depth, seeds_, params_, variant_);
+    tiles_ = variant_.fusion == Fusion::Tiles && tilesApply(params_, seeds_.size(), depth);
     // The programs a run will use, built now so that its time does not include them.
     sessionKernels(device);
     if (tiles_) {
@@ -101,6 +105,7 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
     } else {
         grow::LevelGeometry geometry;
+        geometry.volume = depth > 1;
         grow::levelKernels(device, grow::levelVariant(variant_), geometry);
     }
 }
@@ -132,7 +137,10 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         grow::startRun(run, start, touched);
         grow::placeSeeds(run, tiles, seedLuma);
-        if (variant.fusion == Fusion::Tiles && !tiles) {
+        if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
+            run.result.note = "fusion=tiles: the tiles are 2D, so on a volume the run went level by level "
+                              "with a grid barrier between levels";
+        } else if (variant.fusion == Fusion::Tiles && !tiles) {
             // The means change between iterations: one step per level is the limit.
             run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +
                               std::to_string(seeds.size()) +

@@ -46,8 +46,10 @@ public:
     // device cannot run, an image too large for the device). Then the
     // programs a run will use are built (or loaded), so that its time does
     // not include them: throws OpenClError with the build log.
+    // A volume (SPEC "Volumes (3D)") has depth > 1 slices of height rows;
+    // its GrowState stacks them (height * depth rows of slice height `height`).
     RegionGrowing(ComputeDevice& device, int width, int height, std::vector<Seed> seeds, const GrowParams& params,
-                  const GrowVariant& variant);
+                  const GrowVariant& variant, int depth = 1);
 
     // One run on the luma the state holds (`seedLuma`: the seeds' values in
     // it, in seed order, as seedLumaOf gives them), by the variant's driver
@@ -63,12 +65,14 @@ private:
     GrowParams params_;
     GrowVariant variant_;
     bool tiles_ = false; // fusion=tiles grows by tiles (tilesApply)
+    int depth_ = 1;
 };
 
 // Whether fusion=tiles grows by tiles for these parameters: when no
-// decision looks at a mean (mode range, or one region in mode competitive).
-// Otherwise it runs level by level with a grid barrier between levels.
-bool tilesApply(const GrowParams& params, size_t regions);
+// decision looks at a mean (mode range, or one region in mode competitive),
+// on an image (the tiles are 2D). Otherwise it runs level by level with a
+// grid barrier between levels.
+bool tilesApply(const GrowParams& params, size_t regions, int depth = 1);
 
 // Bytes of device memory a run needs (all buffers together).
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant);

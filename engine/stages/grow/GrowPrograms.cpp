@@ -30,6 +30,8 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
             << " -DRGX_WG_SIZE=" << (variant.frontier == Frontier::Queue ? geometry.workGroup : sweepGroup)
             << " -DRGX_TILE_W=" << geometry.tileWidth << " -DRGX_TILE_H=" << geometry.tileHeight
             << variant.buildDefines();
+    if (geometry.volume)
+        options << " -DRGX_NEIGHBOURS=26";
     if (variant.fusion != Fusion::None)
         options << gridBarrierOptions(device);
     // An NVIDIA GPU loads a candidate's neighbours at once

@@ -32,6 +32,7 @@ struct LevelGeometry {
     size_t workGroup = 256;   // grow_queue, grow_levels
     size_t tileWidth = 16;    // grow_sweep
     size_t tileHeight = 16;
+    bool volume = false;      // 26 neighbours at most (kernels/grow_common.h), else 8
 };
 
 // The variant the level drivers run: fusion=tiles falls back to grid-barrier.

@@ -22,6 +22,7 @@ LevelSteps::LevelSteps(Run& run) : run_(run), variant_(levelVariant(run.variant)
     GrowState& state = run.state;
     cl::CommandQueue& queue = run.queue;
     const size_t regionTotal = run.seeds.size();
+    geometry_.volume = state.isVolume();
     built_ = &levelKernels(state.device(), variant_, geometry_);
     kernelName_ = variant_.frontier == Frontier::Queue ? "grow_queue" : "grow_sweep";
     run.result.kernels.insert(run.result.kernels.end(), built_->kernels.begin(), built_->kernels.end());
@@ -84,6 +85,7 @@ void LevelSteps::setDecisionArguments(cl::Kernel& kernel, int first) const
     kernel.setArg(first++, cl_uint(params.mode));
     kernel.setArg(first++, cl_uint(params.rule == Rule::All ? 1 : 0));
     kernel.setArg(first++, cl_int(params.connectivity));
+    kernel.setArg(first++, cl_int(state.sliceHeight()));
 }
 
 size_t LevelSteps::groupsForFrontier(uint64_t frontierSize) const

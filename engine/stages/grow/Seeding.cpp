@@ -66,7 +66,7 @@ void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma)
     run.seedPixels.resize(regionTotal);
     run.seedLuma = seedLuma;
     for (size_t k = 0; k < regionTotal; ++k)
-        run.seedPixels[k] = uint32_t(run.seeds[k].y) * uint32_t(state.width()) + uint32_t(run.seeds[k].x);
+        run.seedPixels[k] = uint32_t(seedIndex(run.seeds[k], state.width(), state.sliceHeight()));
     if (!state.holdsSeedPixels(run.seedPixels)) {
         run.queue.enqueueWriteBuffer(state.seedPixels, CL_FALSE, 0, regionTotal * 4, run.seedPixels.data(), nullptr,
                                      run.timings.track("upload", "write:seed_pixels"));
