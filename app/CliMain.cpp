@@ -14,6 +14,7 @@
 #include "Seeds.h"
 #include "SegmentOptions.h"
 #include "Variant.h"
+#include "VolumeSegment.h"
 #include "stages/StageVariants.h"
 
 #include <QBuffer>
@@ -24,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
+#include <array>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -40,12 +42,13 @@ const char* usage =
     "  rgx-cli variants [--device D] [--json]\n"
     "  rgx-cli segment --image FILE (--seeds \"x,y;x,y\" | --seeds-file FILE)\n"
     "          [--mode competitive|adaptive|range] [--tolerance T] [--lower LO] [--upper UP]\n"
-    "          [--rule adjacent|all] [--connectivity 4|8] [--max-iterations N]\n"
+    "          [--rule adjacent|all] [--connectivity 4|8|6|18|26] [--max-iterations N]\n"
     "          [--prefilter none|boxmean:W[:V]|gaussian:R[:V]] [--postfilter none|density:W:MIN[:V]]\n"
     "          [--device D] [--variant driver=..,frontier=..,collectives=..,tile=..] [--timeout S]\n"
-    "          [--out-labels FILE.png|FILE.npy] [--out-stamps FILE.npy]\n"
+    "          [--out-labels FILE.png|FILE.npy|FILE.nii.gz|FILE.tif] [--out-stamps FILE.npy]\n"
     "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
     "          [--check-races]\n"
+    "          (a volume: --image FILE.nii[.gz], a DICOM or slice folder, a multi-page .tif; seeds x,y,z)\n"
     "  rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..]\n";
 
 int commandDevices(const CliOptions& options)
@@ -137,18 +140,22 @@ void printSummary(const GrowResult& result, const DeviceInfo& device, const Luma
         std::cout << "postfilter: " << postfilterText(params.postfilter) << " (variant "
                   << densityVariantName(parseDensityVariant(params.postfilter.variant)) << ")\n";
     std::cout
-              << "image: " << image.width << "x" << image.height << ", " << image.bitDepth << "-bit "
-              << (image.colour ? "colour" : "grey") << "; seeds: " << seedCount << "\n"
+              << describeInput(image) << "; seeds: " << seedCount << "\n"
               << "iterations: " << result.iterations
               << (result.stoppedAtCap ? " (stopped at the iteration cap)" : "") << "\n";
     uint64_t classified = 0;
     for (const RegionStats& region : result.regions)
         classified += region.count;
-    std::cout << "classified: " << classified << " of " << image.pixelCount() << " pixels\n";
+    std::cout << "classified: " << classified << " of " << image.pixelCount() << " " << elementsOf(image) << "\n";
     const size_t shown = std::min<size_t>(result.regions.size(), 10);
-    for (size_t k = 0; k < shown; ++k)
-        std::cout << "  region " << k + 1 << ": " << result.regions[k].count << " pixels, mean luma "
-                  << std::fixed << std::setprecision(2) << result.regions[k].mean() << "\n";
+    const std::array<double, 3>& spacing = image.volume.spacing;
+    for (size_t k = 0; k < shown; ++k) {
+        std::cout << "  region " << k + 1 << ": " << result.regions[k].count << " " << elementsOf(image);
+        if (image.isVolume())
+            std::cout << " (" << std::fixed << std::setprecision(1)
+                      << double(result.regions[k].count) * spacing[0] * spacing[1] * spacing[2] << " mm^3)";
+        std::cout << ", mean luma " << std::fixed << std::setprecision(2) << result.regions[k].mean() << "\n";
+    }
     if (shown < result.regions.size())
         std::cout << "  ... " << result.regions.size() - shown << " more regions\n";
     for (const KernelReport& kernel : result.kernels) {
@@ -174,13 +181,20 @@ int commandSegment(const CliOptions& options)
     if (options.has("--seeds") == options.has("--seeds-file"))
         throw InputError("segment needs exactly one of --seeds \"x,y;x,y\" or --seeds-file FILE");
     const QString imagePath = QString::fromStdString(options.value("--image"));
-    const QImage picture = readImageFile(imagePath);
-    const LumaImage image = lumaFromImage(picture);
+    QImage picture; // null for a volume
+    const LumaImage image = readSegmentInput(imagePath, picture);
     const std::vector<Seed> seeds = options.has("--seeds")
         ? parseSeedList(options.value("--seeds"))
         : readSeedsFile(QString::fromStdString(options.value("--seeds-file")));
-    validateSeeds(seeds, image.width, image.height);
-    const PipelineParams params = pipelineParams(options);
+    validateSeeds(seeds, image.width, image.height, image.depth);
+    PipelineParams params = pipelineParams(options);
+    // A volume's default neighbourhood is its 6 faces (4 and 8 are for images).
+    if (image.isVolume() && !options.has("--connectivity"))
+        params.grow.connectivity = 6;
+    if (image.isVolume())
+        checkVolumeOutputNames(options);
+    if (image.isVolume() && options.has("--check-races"))
+        throw InputError("--check-races cuts a 2D image down for Oclgrind; it does not take a volume");
     const GrowVariant variant = parseVariant(options.value("--variant"));
     const DeviceInfo deviceInfo = selectDevice(options.value("--device"));
     if (auto reason = whyUnavailable(variant, deviceInfo))
@@ -196,11 +210,13 @@ int commandSegment(const CliOptions& options)
     const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant, control);
     printSummary(*result, deviceInfo, image, seeds.size(), params);
 
-    if (options.has("--out-labels"))
+    if (image.isVolume())
+        writeVolumeOutputs(options, *result, image, seeds.front().z);
+    if (options.has("--out-labels") && !image.isVolume())
         writeLabels(QString::fromStdString(options.value("--out-labels")), *result);
-    if (options.has("--out-stamps"))
+    if (options.has("--out-stamps") && !image.isVolume())
         writeStampsNpy(QString::fromStdString(options.value("--out-stamps")), *result);
-    if (options.has("--out-overlay")) {
+    if (options.has("--out-overlay") && !image.isVolume()) {
         const QImage overlay = renderOverlay(picture, *result, OverlayStyle{});
         QByteArray bytes;
         QBuffer buffer(&bytes);
@@ -236,8 +252,11 @@ int commandSegment(const CliOptions& options)
         std::cout << "verify: " << diff.differingPixels << " pixels differ";
         if (diff.differingPixels > 0) {
             const int64_t p = diff.firstDifferingPixel;
-            std::cout << " (first at (" << p % image.width << "," << p / image.width
-                      << "), from iteration " << diff.firstDifferingIteration << ")";
+            const int64_t slice = int64_t(image.width) * image.height;
+            std::cout << " (first at (" << p % image.width << "," << p % slice / image.width;
+            if (image.isVolume())
+                std::cout << "," << p / slice;
+            std::cout << "), from iteration " << diff.firstDifferingIteration << ")";
         }
         std::cout << "\n";
         if (diff.differingPixels > 0)
