@@ -42,7 +42,14 @@ const char* benchUsage =
     "          [--repeat 5] [--warmup 1] [--reference-repeat 1] [--cpu-threads N]\n"
     "          [--lower 40] [--upper 40] [--tolerance 12] [--connectivity 4|8]\n"
     "          [--noise-seed 1] [--photos] [--photos-dir DIR] [--photo-sizes LIST] [--npp-dir DIR]\n"
-    "          [--json FILE] [--csv FILE]\n";
+    "          [--json FILE] [--csv FILE]\n"
+    "  rgx-cli bench --volume [--sizes 128,256,512] [--device D] [--variants queue|all|\"V;V\"]\n"
+    "          [--repeats 5] [--connectivity 6|18|26] [--cpu-reference auto|always|never] [--json FILE]\n";
+
+// bench --volume (app/BenchVolume.cpp): a phantom volume's cases on resident
+// sessions beside a CPU flood fill and the CPU reference. Returns false when
+// a result differs or a correct variant failed.
+bool runVolumeBench(const std::vector<std::string>& arguments);
 
 namespace {
 
@@ -658,6 +665,8 @@ bool runBench(const std::vector<std::string>& arguments)
 {
     if (std::find(arguments.begin(), arguments.end(), "--interactive") != arguments.end())
         return runInteractiveBench(arguments);
+    if (std::find(arguments.begin(), arguments.end(), "--volume") != arguments.end())
+        return runVolumeBench(arguments);
     const BenchSettings settings = parseSettings(arguments);
     const DeviceInfo deviceInfo = selectDevice(settings.deviceSpec);
     const std::vector<GrowVariant> variants = chooseVariants(settings.variantsText, deviceInfo);

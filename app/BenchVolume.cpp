@@ -1,0 +1,324 @@
+// rgx-cli bench --volume: the options, and the cases of
+// engine/bench/VolumeBench printed as a table per phantom and case and
+// written as JSON (docs/PERFORMANCE.md, "Volumes").
+#include "Bench.h"
+#include "CliOptions.h"
+#include "Device.h"
+#include "Errors.h"
+#include "Export.h"
+#include "bench/VolumeBench.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+namespace rgx {
+
+namespace {
+
+using bench::VolumeCaseResult;
+using bench::VolumeVariantRun;
+
+std::vector<std::string> splitOn(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, separator);) {
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        if (!part.empty())
+            parts.push_back(part);
+    }
+    return parts;
+}
+
+// "queue" (the default): every correct variant with the queue frontier that
+// the device runs; "all": the sweeps too (each visits every voxel at every
+// level); otherwise the listed ones, each of which must run on the device.
+std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device)
+{
+    std::vector<GrowVariant> variants;
+    if (text == "queue" || text == "all") {
+        for (const GrowVariant& variant : allVariants())
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device) &&
+                (text == "all" || variant.frontier == Frontier::Queue))
+                variants.push_back(variant);
+        if (variants.empty())
+            throw InputError("no region-growing variant can run on " + device.name + " (rgx-cli variants says why)");
+        return variants;
+    }
+    for (const std::string& part : splitOn(text, ';')) {
+        const GrowVariant variant = parseVariant(part);
+        if (auto reason = whyUnavailable(variant, device))
+            throw InputError("variant " + variant.text() + " cannot run on " + device.name + ": " + *reason);
+        if (std::find(variants.begin(), variants.end(), variant) == variants.end())
+            variants.push_back(variant);
+    }
+    if (variants.empty())
+        throw InputError("option --variants needs queue, all or variants separated by ';'");
+    return variants;
+}
+
+std::string milliseconds(double value)
+{
+    std::ostringstream text;
+    const double magnitude = std::fabs(value);
+    text << std::fixed << std::setprecision(magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3) << value;
+    return text.str();
+}
+
+std::string ratio(double value)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(value >= 100 ? 0 : value >= 10 ? 1 : value >= 0.1 ? 2 : 3) << value << "x";
+    return text.str();
+}
+
+// "3.1x faster than" or "2.0x slower than".
+std::string versus(double speedup, const std::string& what)
+{
+    return speedup >= 1 ? ratio(speedup) + " faster than " + what : ratio(1.0 / speedup) + " slower than " + what;
+}
+
+std::string hostProcessor()
+{
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (cpuinfo.open(QIODevice::ReadOnly | QIODevice::Text))
+        for (QByteArray line = cpuinfo.readLine(); !line.isEmpty(); line = cpuinfo.readLine())
+            if (line.startsWith("model name"))
+                return line.mid(line.indexOf(':') + 1).trimmed().toStdString();
+    return "unknown processor";
+}
+
+void printCase(std::ostream& out, const VolumeCaseResult& result)
+{
+    const bench::VolumeCase& volumeCase = result.volumeCase;
+    out << "\n" << result.phantom << " " << volumeCase.name << ": " << volumeCase.description << "\n";
+    if (result.floodFillMs || result.referenceMs)
+        out << "  classified: " << result.classified << " voxels, " << result.iterations << " iterations (by the "
+            << (result.floodFillMs ? "flood fill" : "CPU reference") << ")\n";
+    if (result.floodFillMs)
+        out << "  flood fill (ITK-style ConnectedThreshold, BFS, 1 thread): " << milliseconds(result.floodFillMs->median)
+            << " ms (" << milliseconds(result.floodFillMs->min) << ".." << milliseconds(result.floodFillMs->max)
+            << "), " << result.floodFillVoxels << " voxels\n";
+    if (result.referenceMs) {
+        out << "  CPU reference: " << milliseconds(*result.referenceMs) << " ms";
+        if (result.referenceCheck)
+            out << "; against the flood fill: " << result.referenceCheck->text();
+        out << "\n";
+    } else {
+        out << "  CPU reference: skipped (" << result.referenceSkipped << ")\n";
+    }
+    if (!result.floodFillMs && !result.referenceMs)
+        out << "  nothing checks this case: the check column says \"-\"\n";
+
+    size_t labelWidth = 7;
+    for (const VolumeVariantRun& run : result.variants)
+        labelWidth = std::max(labelWidth, run.label.size());
+    out << "  " << std::left << std::setw(int(labelWidth)) << "variant" << std::right << std::setw(10) << "first ms"
+        << std::setw(13) << "resident ms" << std::setw(20) << "(min..max)" << std::setw(11) << "kernel ms"
+        << std::setw(7) << "iters" << std::setw(12) << "voxels" << "  check\n";
+    for (const VolumeVariantRun& run : result.variants) {
+        out << "  " << std::left << std::setw(int(labelWidth)) << run.label << std::right;
+        if (!run.skipped.empty()) {
+            out << "  " << (run.failed ? "FAILED: " : "skipped: ") << run.skipped << "\n";
+            continue;
+        }
+        out << std::setw(10) << milliseconds(run.firstClickMs) << std::setw(13) << milliseconds(run.residentMs.median)
+            << std::setw(20) << "(" + milliseconds(run.residentMs.min) + ".." + milliseconds(run.residentMs.max) + ")"
+            << std::setw(11) << milliseconds(run.kernelMs.median) << std::setw(7) << run.iterations << std::setw(12)
+            << run.classified << "  " << run.check.text() << "\n";
+    }
+    // Notes once each: the engine's word on how a variant deviated.
+    std::vector<std::string> notes;
+    for (const VolumeVariantRun& run : result.variants)
+        if (!run.note.empty() && std::find(notes.begin(), notes.end(), run.note) == notes.end())
+            notes.push_back(run.note);
+    for (const std::string& note : notes)
+        out << "  note: " << note << "\n";
+
+    if (const VolumeVariantRun* best = result.best()) {
+        out << "  best variant: " << best->label << ", resident click " << milliseconds(best->residentMs.median)
+            << " ms (kernel " << milliseconds(best->kernelMs.median) << " ms; first click "
+            << milliseconds(best->firstClickMs) << " ms)";
+        if (best->speedupOverFloodFill)
+            out << "; " << versus(*best->speedupOverFloodFill, "the flood fill");
+        if (best->speedupOverReference)
+            out << "; " << versus(*best->speedupOverReference, "the CPU reference");
+        out << "\n";
+        if (volumeCase.targetMs && result.size == 512)
+            out << "  issue 27 target at 512^3: at most " << milliseconds(*volumeCase.targetMs) << " ms: "
+                << (best->residentMs.median <= *volumeCase.targetMs ? "met" : "MISSED") << "\n";
+    } else {
+        out << "  best variant: none ran with a right result\n";
+    }
+    out.flush();
+}
+
+QJsonValue spreadJson(const bench::Spread& spread)
+{
+    return QJsonObject{{"median", spread.median}, {"min", spread.min}, {"max", spread.max}};
+}
+
+QJsonValue optionalJson(const std::optional<double>& value)
+{
+    return value ? QJsonValue(*value) : QJsonValue();
+}
+
+QJsonValue checkJson(const bench::Check& check)
+{
+    return check.done ? QJsonValue(QString::fromStdString(check.text())) : QJsonValue();
+}
+
+QJsonObject caseJson(const VolumeCaseResult& result)
+{
+    const bench::VolumeCase& volumeCase = result.volumeCase;
+    QJsonArray seeds, variants;
+    for (const Seed& seed : volumeCase.seeds)
+        seeds.append(QJsonArray{seed.x, seed.y, seed.z});
+    for (const VolumeVariantRun& run : result.variants) {
+        QJsonObject object{{"variant", QString::fromStdString(run.variant.text())},
+                           {"wrongOnPurpose", !run.expectedEqual},
+                           {"skipped", QString::fromStdString(run.skipped)},
+                           {"failed", run.failed}};
+        if (run.skipped.empty()) {
+            object["firstClickMs"] = run.firstClickMs;
+            object["residentHostMs"] = spreadJson(run.residentMs);
+            object["kernelMs"] = spreadJson(run.kernelMs);
+            object["iterations"] = double(run.iterations);
+            object["classifiedVoxels"] = double(run.classified);
+            object["check"] = checkJson(run.check);
+            object["differingVoxels"] = double(run.check.differingPixels);
+            object["checkedAgainst"] = QString::fromStdString(run.checkedAgainst);
+            object["speedupOverFloodFill"] = optionalJson(run.speedupOverFloodFill);
+            object["speedupOverReference"] = optionalJson(run.speedupOverReference);
+            object["note"] = QString::fromStdString(run.note);
+        }
+        variants.append(object);
+    }
+    const VolumeVariantRun* best = result.best();
+    return QJsonObject{
+        {"phantom", QString::fromStdString(result.phantom)},
+        {"size", result.size},
+        {"case", QString::fromStdString(volumeCase.name)},
+        {"description", QString::fromStdString(volumeCase.description)},
+        {"mode", QString::fromStdString(modeName(volumeCase.params.grow.mode))},
+        {"lower", int(volumeCase.params.grow.lower)},
+        {"upper", int(volumeCase.params.grow.upper)},
+        {"connectivity", volumeCase.params.grow.connectivity},
+        {"seeds", seeds},
+        {"classifiedVoxels", double(result.classified)},
+        {"iterations", double(result.iterations)},
+        {"floodFillMs", result.floodFillMs ? spreadJson(*result.floodFillMs) : QJsonValue()},
+        {"cpuReferenceMs", optionalJson(result.referenceMs)},
+        {"cpuReferenceSkipped", QString::fromStdString(result.referenceSkipped)},
+        {"cpuReferenceCheck", result.referenceCheck ? checkJson(*result.referenceCheck) : QJsonValue()},
+        {"targetMs", optionalJson(volumeCase.targetMs)},
+        {"best", best ? QJsonValue(QString::fromStdString(best->variant.text())) : QJsonValue()},
+        {"variants", variants}};
+}
+
+} // namespace
+
+bool runVolumeBench(const std::vector<std::string>& arguments)
+{
+    const CliOptions options("bench --volume", arguments,
+                             {"--sizes", "--device", "--variants", "--repeats", "--connectivity", "--json",
+                              "--cpu-reference"},
+                             {"--volume"});
+    std::vector<int> sizes;
+    for (const std::string& part : splitOn(options.value("--sizes", "128,256,512"), ',')) {
+        size_t used = 0;
+        long size = 0;
+        try {
+            size = std::stol(part, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != part.size() || size < 16 || size > 1024)
+            throw InputError("option --sizes needs edges from 16 to 1024 separated by commas, not '" + part + "'");
+        sizes.push_back(int(size));
+    }
+    if (sizes.empty())
+        throw InputError("option --sizes needs at least one edge, e.g. --sizes 128,256");
+    bench::VolumeSettings settings;
+    settings.repeats = int(options.integer("--repeats", 5, 1, 1000));
+    settings.cpuReference = bench::parseCpuReference(options.value("--cpu-reference", "auto"));
+    const int connectivity = int(options.integer("--connectivity", 6, 6, 26));
+    if (connectivity != 6 && connectivity != 18 && connectivity != 26)
+        throw InputError("option --connectivity needs 6, 18 or 26 for a volume, not " + std::to_string(connectivity));
+    const uint32_t phantomSeed = 1; // the phantom is the same in every run
+    if (options.has("--json") && options.value("--json").empty())
+        throw InputError("option --json needs a file name");
+    const DeviceInfo info = selectDevice(options.value("--device"));
+    const std::string variantsText = options.value("--variants", "queue");
+    const std::vector<GrowVariant> variants = chooseVariants(variantsText, info);
+
+    ComputeDevice device(info);
+    std::ostream& out = std::cout;
+    out << "device: " << info.id() << " " << info.name << " (" << info.platformName << ", driver "
+        << info.driverVersion << ", " << info.computeUnits << " compute units, "
+        << info.globalMemoryBytes / (1024 * 1024) << " MiB)\n"
+        << "host: " << hostProcessor() << ", " << std::thread::hardware_concurrency() << " hardware threads\n"
+        << "volumes: a 16-bit phantom per size (seed " << phantomSeed
+        << "): background 1000 +-10, balls of their own levels +-10; connectivity " << connectivity << "\n"
+        << "variants: " << variants.size() << "; per variant a first click on a new session (the volume uploaded, "
+           "the buffers made;\n"
+           "  its programs built before, untimed), then "
+        << settings.repeats << " clicks on the resident session, each from the request to the maps\n"
+           "  in host memory (resident ms: median (min..max)); kernel ms from the profiling events; check: the first\n"
+           "  and the last click against the flood fill (range, one seed: the same voxels, stamps the BFS distances)\n"
+           "  or else the CPU reference\n";
+
+    bench::VolumeBench measuring(settings, device, variants);
+    QJsonArray cases;
+    bool allEqual = true;
+    for (int size : sizes) {
+        const bench::Phantom phantom = bench::makePhantom(size, phantomSeed);
+        const auto volume = std::make_shared<const LumaImage>(phantom.volume);
+        const std::string name = "phantom-" + std::to_string(size);
+        out << "\n" << name << " " << size << "x" << size << "x" << size << " (" << volume->pixelCount()
+            << " voxels, 16-bit, " << phantom.spheres.size() << " balls)\n";
+        for (const bench::VolumeCase& volumeCase : bench::volumeCases(phantom, connectivity)) {
+            const VolumeCaseResult result = measuring.runCase(name, volume, volumeCase);
+            printCase(out, result);
+            cases.append(caseJson(result));
+            allEqual = allEqual && !result.failed();
+        }
+    }
+    if (options.has("--json")) {
+        QJsonArray sizeArray;
+        for (int size : sizes)
+            sizeArray.append(size);
+        const QJsonObject root{
+            {"device", QJsonObject{{"id", QString::fromStdString(info.id())},
+                                   {"name", QString::fromStdString(info.name)},
+                                   {"platform", QString::fromStdString(info.platformName)},
+                                   {"driverVersion", QString::fromStdString(info.driverVersion)},
+                                   {"computeUnits", int(info.computeUnits)},
+                                   {"globalMemoryBytes", double(info.globalMemoryBytes)}}},
+            {"host", QString::fromStdString(hostProcessor())},
+            {"hostThreads", int(std::thread::hardware_concurrency())},
+            {"settings", QJsonObject{{"sizes", sizeArray},
+                                     {"variants", QString::fromStdString(variantsText)},
+                                     {"repeats", settings.repeats},
+                                     {"connectivity", connectivity},
+                                     {"cpuReference", QString::fromStdString(options.value("--cpu-reference", "auto"))},
+                                     {"phantomSeed", double(phantomSeed)}}},
+            {"cases", cases}};
+        saveFileAtomically(QString::fromStdString(options.value("--json")),
+                           QJsonDocument(root).toJson(QJsonDocument::Indented));
+    }
+    if (!allEqual)
+        out << "\nsome results differ from the flood fill or the CPU reference, or a variant failed (see the check "
+               "column)\n";
+    return allEqual;
+}
+
+} // namespace rgx
