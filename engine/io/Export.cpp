@@ -37,20 +37,32 @@ void requireImageSize(size_t valueCount, int width, int height, const char* what
     }
 }
 
+void requireVolumeSize(size_t valueCount, int width, int height, int depth, const char* what)
+{
+    if (width < 0 || height < 0 || depth < 0 || valueCount != size_t(width) * size_t(height) * size_t(depth)) {
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(valueCount)
+                                    + " values do not fill a " + std::to_string(width) + "x"
+                                    + std::to_string(height) + "x" + std::to_string(depth) + " volume");
+    }
+}
+
 // numpy's .npy format 1.0: magic, version, little-endian header length, a
 // Python dict literal padded with spaces and ended by '\n' so that the data
 // starts at a multiple of 64 bytes. The padding copies numpy's own writer
-// (spare room for the row count to grow, and 1..64 alignment spaces), so the
-// files are byte for byte what numpy.save writes.
-QByteArray npyFile(const char* descr, const void* littleEndianData, qsizetype dataBytes, int width, int height)
+// (spare room for the first axis to grow, and 1..64 alignment spaces), so the
+// files are byte for byte what numpy.save writes. `shape` is slowest axis first.
+QByteArray npyFile(const char* descr, const void* littleEndianData, qsizetype dataBytes,
+                   const std::vector<int>& shape)
 {
     constexpr int preambleBytes = 10; // magic (6), version (2), header length (2)
     constexpr int alignment = 64;
     constexpr int growthAxisMaxDigits = 21; // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS
-    const QByteArray rows = QByteArray::number(height);
-    QByteArray header = QByteArray("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + rows
-                        + ", " + QByteArray::number(width) + "), }";
-    header.append(QByteArray(growthAxisMaxDigits - rows.size(), ' '));
+    QByteArray axes;
+    for (size_t i = 0; i < shape.size(); ++i)
+        axes += (i == 0 ? "" : ", ") + QByteArray::number(shape[i]);
+    QByteArray header = QByteArray("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + axes
+                        + "), }";
+    header.append(QByteArray(growthAxisMaxDigits - QByteArray::number(shape.front()).size(), ' '));
     const qsizetype unpadded = preambleBytes + header.size() + 1; // +1 for '\n'
     header.append(QByteArray(alignment - unpadded % alignment, ' '));
     header.append('\n');
@@ -67,13 +79,16 @@ QByteArray npyFile(const char* descr, const void* littleEndianData, qsizetype da
     return bytes;
 }
 
+// Reads a .npy of shape (H, W) or (D, H, W) (depth 1 for the first), uint16
+// or uint32; threeAxes says which it was.
+std::vector<uint32_t> readNpyArray(const QString& path, int* width, int* height, int* depth, bool* threeAxes);
+
 template <typename Value>
-QByteArray npyOf(const std::vector<Value>& values, int width, int height, const char* descr)
+QByteArray npyOf(const std::vector<Value>& values, const std::vector<int>& shape, const char* descr)
 {
-    requireImageSize(values.size(), width, height, "npyBytes");
     std::vector<Value> littleEndian(values.size());
     qToLittleEndian<Value>(values.data(), qsizetype(values.size()), littleEndian.data());
-    return npyFile(descr, littleEndian.data(), qsizetype(values.size() * sizeof(Value)), width, height);
+    return npyFile(descr, littleEndian.data(), qsizetype(values.size() * sizeof(Value)), shape);
 }
 
 QByteArray pngBytes(const QImage& image, const QString& path)
@@ -169,15 +184,54 @@ void writeStampsNpy(const QString& path, const GrowResult& result)
 
 QByteArray npyBytes(const std::vector<uint16_t>& values, int width, int height)
 {
-    return npyOf(values, width, height, "<u2");
+    requireImageSize(values.size(), width, height, "npyBytes");
+    return npyOf(values, {height, width}, "<u2");
 }
 
 QByteArray npyBytes(const std::vector<uint32_t>& values, int width, int height)
 {
-    return npyOf(values, width, height, "<u4");
+    requireImageSize(values.size(), width, height, "npyBytes");
+    return npyOf(values, {height, width}, "<u4");
+}
+
+QByteArray npyBytes(const std::vector<uint16_t>& values, int width, int height, int depth)
+{
+    requireVolumeSize(values.size(), width, height, depth, "npyBytes");
+    return npyOf(values, {depth, height, width}, "<u2");
+}
+
+QByteArray npyBytes(const std::vector<uint32_t>& values, int width, int height, int depth)
+{
+    requireVolumeSize(values.size(), width, height, depth, "npyBytes");
+    return npyOf(values, {depth, height, width}, "<u4");
 }
 
 std::vector<uint32_t> readNpy(const QString& path, int* width, int* height)
+{
+    int depth = 1;
+    int columns = 0;
+    int rows = 0;
+    bool threeAxes = false;
+    std::vector<uint32_t> values = readNpyArray(path, &columns, &rows, &depth, &threeAxes);
+    if (threeAxes) {
+        throw InputError("cannot read " + quoted(path) + " as .npy: it has 3 axes (" + std::to_string(depth) + ", "
+                         + std::to_string(rows) + ", " + std::to_string(columns) + "), expected 2 (H, W)");
+    }
+    if (width)
+        *width = columns;
+    if (height)
+        *height = rows;
+    return values;
+}
+
+std::vector<uint32_t> readNpy(const QString& path, int* width, int* height, int* depth)
+{
+    return readNpyArray(path, width, height, depth, nullptr);
+}
+
+namespace {
+
+std::vector<uint32_t> readNpyArray(const QString& path, int* width, int* height, int* depth, bool* threeAxes)
 {
     const std::string name = quoted(path);
     QFile file(path);
@@ -213,7 +267,7 @@ std::vector<uint32_t> readNpy(const QString& path, int* width, int* height)
 
     const QRegularExpression descrPattern(R"('descr'\s*:\s*'([^']*)')");
     const QRegularExpression orderPattern(R"('fortran_order'\s*:\s*(True|False))");
-    const QRegularExpression shapePattern(R"('shape'\s*:\s*\(\s*(\d+)\s*,\s*(\d+)\s*,?\s*\))");
+    const QRegularExpression shapePattern(R"('shape'\s*:\s*\(\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(\d+)\s*)?,?\s*\))");
     const QRegularExpressionMatch descr = descrPattern.match(header);
     const QRegularExpressionMatch order = orderPattern.match(header);
     const QRegularExpressionMatch shape = shapePattern.match(header);
@@ -224,20 +278,25 @@ std::vector<uint32_t> readNpy(const QString& path, int* width, int* height)
         throw notNpy("element type '" + type.toStdString() + "' (expected '<u2' or '<u4')");
     if (order.captured(1) != "False")
         throw notNpy("Fortran order is not supported (expected C order)");
+    // (H, W) or (D, H, W): the last axis is x.
+    const bool hasDepth = !shape.captured(3).isEmpty();
+    bool slicesOk = true;
     bool rowsOk = false;
     bool columnsOk = false;
-    const int rows = shape.captured(1).toInt(&rowsOk);
-    const int columns = shape.captured(2).toInt(&columnsOk);
-    if (!rowsOk || !columnsOk)
+    const int slices = hasDepth ? shape.captured(1).toInt(&slicesOk) : 1;
+    const int rows = shape.captured(hasDepth ? 2 : 1).toInt(&rowsOk);
+    const int columns = shape.captured(hasDepth ? 3 : 2).toInt(&columnsOk);
+    if (!slicesOk || !rowsOk || !columnsOk)
         throw notNpy("the shape is too large");
+    const std::string shapeText = "(" + (hasDepth ? std::to_string(slices) + ", " : std::string())
+                                  + std::to_string(rows) + ", " + std::to_string(columns) + ")";
 
-    const size_t count = size_t(rows) * size_t(columns);
+    const size_t count = size_t(slices) * size_t(rows) * size_t(columns);
     const size_t elementBytes = type == "<u2" ? 2 : 4;
     const qsizetype dataStart = headerStart + headerLength;
     if (size_t(bytes.size() - dataStart) != count * elementBytes) {
-        throw notNpy("holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape ("
-                     + std::to_string(rows) + ", " + std::to_string(columns) + ") needs "
-                     + std::to_string(count * elementBytes));
+        throw notNpy("holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape " + shapeText
+                     + " needs " + std::to_string(count * elementBytes));
     }
     std::vector<uint32_t> values(count);
     const uchar* data = reinterpret_cast<const uchar*>(bytes.constData() + dataStart);
@@ -249,8 +308,14 @@ std::vector<uint32_t> readNpy(const QString& path, int* width, int* height)
         *width = columns;
     if (height)
         *height = rows;
+    if (depth)
+        *depth = slices;
+    if (threeAxes)
+        *threeAxes = hasDepth;
     return values;
 }
+
+} // namespace
 
 QByteArray timingsJson(const GrowResult& result)
 {
