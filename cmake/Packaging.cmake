@@ -29,7 +29,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, \
 libqt6core6 (>= 6.2), libqt6gui6 (>= 6.2), libqt6widgets6 (>= 6.2), libqt6printsupport6 (>= 6.2), \
-qt6-qpa-plugins, libqcustomplot2.1-qt6, ocl-icd-libopencl1 | libopencl1")
+qt6-qpa-plugins, libqcustomplot2.1-qt6, ocl-icd-libopencl1 | libopencl1, \
+libnifti2-2, libznz3, libgdcm3.0, libtiff6, zlib1g")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, qt6-image-formats-plugins")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopencv-imgproc406, oclgrind, clinfo")
 

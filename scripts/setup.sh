@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what RGX needs on Debian 12: compilers, Qt 6, QCustomPlot, the
 # OpenCL loader and headers, PoCL, Oclgrind, Xvfb, GoogleTest, OpenCV's
-# imgproc (for the bench only), and Intel's CPU OpenCL runtime (from PyPI,
-# registered with the ICD loader).
+# imgproc (for the bench only), the volume libraries (nifti_clib, GDCM,
+# libtiff), and Intel's CPU OpenCL runtime (from PyPI, registered with the
+# ICD loader).
 # Safe to run again: whatever is already installed is skipped quickly.
 # Runs as root, or through sudo for the steps that need it.
 set -euo pipefail
@@ -17,6 +18,9 @@ readonly APT_PACKAGES=(
     libgtest-dev
     python3 python3-venv
     libopencv-imgproc-dev # rgx-cli bench only (cv::floodFill baseline): core + imgproc, about 17 MB to fetch
+    # volumes (docs/VOLUMES.md): NIfTI-1/2 through nifti_clib, DICOM through
+    # GDCM, multi-page TIFF through libtiff, gzip through zlib
+    libnifti2-dev libgdcm-dev libtiff-dev zlib1g-dev
     # the install and package tests (tests/install): validators of the desktop
     # entry, AppStream metadata, MIME type and manual pages; the completion machinery;
     # Debian's checker of the .deb
