@@ -51,8 +51,8 @@ TEST(ParameterCodec, OneMessageForABadValue)
               "option --lower needs a whole number from 0 to 65535, not '4294967295'");
     EXPECT_EQ(messageOf([&] { rgx::setParameter(params, rgx::parameterField("--tolerance"), "1e9"); }),
               "option --tolerance needs a number from 0 to 65535, not '1e9'");
-    EXPECT_EQ(messageOf([&] { rgx::setParameter(params, rgx::parameterField("--connectivity"), "6"); }),
-              "option --connectivity needs 4 or 8, not '6'");
+    EXPECT_EQ(messageOf([&] { rgx::setParameter(params, rgx::parameterField("--connectivity"), "5"); }),
+              "option --connectivity needs 4, 8, 6, 18 or 26, not '5'");
     EXPECT_EQ(messageOf([&] { rgx::setParameter(params, rgx::parameterField("--mode"), "fuzzy"); }),
               "option --mode: unknown mode 'fuzzy' (expected competitive, adaptive or range)");
     EXPECT_NE(messageOf([&] { rgx::parameterField("--colour"); }).find("unknown parameter '--colour'"),
