@@ -84,7 +84,7 @@ enum class CpuReference { Auto, Always, Never };
 CpuReference parseCpuReference(const std::string& text); // throws InputError
 
 struct VolumeSettings {
-    int repeats = 5; // resident clicks per variant, and flood fills (at most 3)
+    int repeats = 5; // resident clicks per variant, and flood fills (at most 3, fewer after 2 s)
     CpuReference cpuReference = CpuReference::Auto;
 };
 
