@@ -58,12 +58,15 @@ QByteArray leadingBytes(const QString& path, int count, const std::string& subje
     return bytes;
 }
 
+// The header's first field, sizeof_hdr, in either byte order.
 bool headerSizeIs(const QByteArray& bytes, int32_t size)
 {
-    int32_t stored = 0;
-    std::memcpy(&stored, bytes.constData(), sizeof stored);
-    const uint32_t swapped = __builtin_bswap32(uint32_t(stored));
-    return stored == size || int32_t(swapped) == size;
+    if (bytes.size() < 4)
+        return false;
+    const auto at = [&](int i) { return uint32_t(uint8_t(bytes[i])); };
+    const uint32_t little = at(0) | at(1) << 8 | at(2) << 16 | at(3) << 24;
+    const uint32_t big = at(3) | at(2) << 8 | at(1) << 16 | at(0) << 24;
+    return little == uint32_t(size) || big == uint32_t(size);
 }
 
 struct NiftiSamples {
