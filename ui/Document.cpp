@@ -12,6 +12,11 @@ bool Document::contains(QPoint pixel) const
     return luma_ && pixel.x() >= 0 && pixel.y() >= 0 && pixel.x() < luma_->width && pixel.y() < luma_->height;
 }
 
+bool Document::contains(const Seed& voxel) const
+{
+    return contains(QPoint(voxel.x, voxel.y)) && voxel.z >= 0 && voxel.z < luma_->depth;
+}
+
 void Document::setImage(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma)
 {
     imagePath_ = path;
@@ -28,31 +33,32 @@ void Document::clear()
     seeds_.replaceAll({});
 }
 
-int Document::addSeed(QPoint pixel)
+int Document::addSeed(const Seed& voxel)
 {
-    if (!contains(pixel) || seeds_.indexOf(pixel.x(), pixel.y()) >= 0)
+    if (!contains(voxel) || seeds_.indexOf(voxel) >= 0)
         return -1;
     if (seeds_.size() >= maxSeeds) {
         notices_->warn(QStringLiteral("Seeds"),
                        QStringLiteral("At most %1 seeds: one region per seed, labels are 16-bit.").arg(maxSeeds));
         return -1;
     }
-    undo_.push(new AddSeedCommand(&seeds_, Seed{pixel.x(), pixel.y()}));
+    undo_.push(new AddSeedCommand(&seeds_, voxel, isVolume()));
     return seeds_.size() - 1;
 }
 
-bool Document::moveSeed(int index, QPoint from, QPoint to)
+bool Document::moveSeed(int index, const Seed& from, const Seed& to)
 {
     if (!luma_ || index < 0 || index >= seeds_.size())
         return false;
     const bool inside = contains(to);
-    const int other = seeds_.indexOf(to.x(), to.y());
+    const int other = seeds_.indexOf(to);
     if (!inside || (other >= 0 && other != index)) {
-        emit moveRefused(inside ? QStringLiteral("Seed %1 is already on (%2, %3).").arg(other + 1).arg(to.x()).arg(to.y())
-                                : QStringLiteral("Seeds must stay inside the image."));
+        emit moveRefused(inside ? QStringLiteral("Seed %1 is already on %2.").arg(other + 1).arg(seedPositionText(to, isVolume()))
+                                : QStringLiteral("Seeds must stay inside the %1.")
+                                      .arg(isVolume() ? QStringLiteral("volume") : QStringLiteral("image")));
         return false;
     }
-    undo_.push(new MoveSeedCommand(&seeds_, index, Seed{from.x(), from.y()}, Seed{to.x(), to.y()}));
+    undo_.push(new MoveSeedCommand(&seeds_, index, from, to, isVolume()));
     return true;
 }
 

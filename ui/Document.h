@@ -28,6 +28,9 @@ public:
     // The image as shown: 8-bit grey, or 32-bit RGB.
     const QImage& image() const { return image_; }
     bool contains(QPoint pixel) const;
+    // The image is a volume (its seeds are voxels, (x, y, z)).
+    bool isVolume() const { return luma_ && luma_->isVolume(); }
+    bool contains(const Seed& voxel) const;
 
     SeedSet* seedSet() { return &seeds_; }
     const std::vector<Seed>& seeds() const { return seeds_.seeds(); }
@@ -40,11 +43,17 @@ public:
     // No image, no seeds, nothing to undo.
     void clear();
 
-    // The edits of the view and the seed table, each one step of undo.
-    // addSeed returns the new seed's index, or -1 when nothing was added.
-    int addSeed(QPoint pixel);
+    // The edits of the views and the seed table, each one step of undo; a
+    // pixel is the voxel (x, y, 0). addSeed returns the new seed's index, or
+    // -1 when nothing was added.
+    int addSeed(QPoint pixel) { return addSeed(Seed{pixel.x(), pixel.y(), 0}); }
+    int addSeed(const Seed& voxel);
     // False, with moveRefused, when `to` is outside or on another seed.
-    bool moveSeed(int index, QPoint from, QPoint to);
+    bool moveSeed(int index, QPoint from, QPoint to)
+    {
+        return moveSeed(index, Seed{from.x(), from.y(), 0}, Seed{to.x(), to.y(), 0});
+    }
+    bool moveSeed(int index, const Seed& from, const Seed& to);
     void removeSeed(int index);
     void clearSeeds();
 

@@ -24,8 +24,12 @@ std::string paramsKey(const PipelineParams& p) { return parameterLine(p); }
 std::string seedsKey(const std::vector<Seed>& seeds)
 {
     std::ostringstream key;
-    for (const Seed& seed : seeds)
-        key << seed.x << ',' << seed.y << ';';
+    for (const Seed& seed : seeds) {
+        key << seed.x << ',' << seed.y;
+        if (seed.z != 0)
+            key << ',' << seed.z;
+        key << ';';
+    }
     return key.str();
 }
 

@@ -164,7 +164,9 @@ GrowResultPtr partialPicture(const BoxMaps& maps, uint32_t iteration, size_t reg
 {
     auto partial = std::make_shared<GrowResult>();
     partial->width = maps.width;
-    partial->height = maps.height;
+    // A volume's maps stack its slices one below the other.
+    partial->depth = std::max(1, maps.depth);
+    partial->height = maps.height / partial->depth;
     partial->box = maps;
     partial->box.storage = EngineMemoryReturns::lent(returns, maps.storage);
     partial->regions.resize(regionCount);

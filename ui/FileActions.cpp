@@ -13,6 +13,7 @@
 #include "Session.h"
 #include "TimingPanel.h"
 #include "ViewState.h"
+#include "VolumeView.h"
 #include "io/Export.h"
 #include <QBuffer>
 #include <QComboBox>
@@ -29,6 +30,13 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 
+// The volume reader (NIfTI, DICOM series, TIFF stacks, folders of slices)
+// comes with the engine's volume support; a build without it opens images only.
+#if __has_include("io/VolumeFile.h")
+#include "io/VolumeFile.h"
+#define RGX_READS_VOLUMES 1
+#endif
+
 namespace rgx::ui {
 
 namespace {
@@ -39,11 +47,45 @@ QString text(const std::string& value) { return QString::fromStdString(value); }
 
 QString describeImage(const LumaImage& image)
 {
+    if (image.isVolume()) {
+        const VolumeInfo& info = image.volume;
+        QString text = QStringLiteral("%1 x %2 x %3 voxels of %4 x %5 x %6 mm, %7-bit %8")
+                           .arg(image.width).arg(image.height).arg(image.depth)
+                           .arg(info.spacing[0], 0, 'g', 4).arg(info.spacing[1], 0, 'g', 4).arg(info.spacing[2], 0, 'g', 4)
+                           .arg(image.bitDepth)
+                           .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
+        if (info.valueShift != 0)
+            text += QStringLiteral(", value shift %1").arg(info.valueShift);
+        if (!info.format.empty())
+            text += QStringLiteral(" (%1)").arg(QString::fromStdString(info.format));
+        return text;
+    }
     return QStringLiteral("%1 x %2, %3-bit %4")
         .arg(image.width)
         .arg(image.height)
         .arg(image.bitDepth)
         .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
+}
+
+// A volume file or folder (by its name: NIfTI, a DICOM series folder, a
+// multi-page TIFF, a folder of numbered slices).
+bool isVolume(const QString& path)
+{
+#ifdef RGX_READS_VOLUMES
+    return isVolumePath(path);
+#else
+    Q_UNUSED(path);
+    return false;
+#endif
+}
+
+std::shared_ptr<LumaImage> readVolume(const QString& path)
+{
+#ifdef RGX_READS_VOLUMES
+    return std::make_shared<LumaImage>(loadLumaVolume(path));
+#else
+    throw InputError(path.toStdString() + ": this build of RGX reads no volumes");
+#endif
 }
 
 bool isSeedsFile(const QString& path)
@@ -102,10 +144,27 @@ bool FileActions::openImage(const QString& path)
     QImage image;
     std::shared_ptr<LumaImage> luma;
     try {
-        image = readImageFile(path);
-        luma = std::make_shared<LumaImage>(lumaFromImage(image));
+        if (isVolume(path)) {
+            luma = readVolume(path);
+            if (!luma->isVolume())
+                image = lumaToQImage(*luma); // one slice: an image after all
+        } else if (QFileInfo(path).isDir()) {
+            throw InputError(path.toStdString() + " is a folder, not a volume RGX can read");
+        } else {
+            image = readImageFile(path);
+            luma = std::make_shared<LumaImage>(lumaFromImage(image));
+        }
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Open image"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    return openLoaded(path, image, luma);
+}
+
+bool FileActions::openLoaded(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma)
+{
+    if (!luma || (!luma->isVolume() && image.isNull())) {
+        notices_->warn(QStringLiteral("Open image"), QStringLiteral("%1: nothing to show").arg(path));
         return false;
     }
     closeImage();
@@ -113,9 +172,13 @@ bool FileActions::openImage(const QString& path)
     sessionPath_.clear();
     document_->setImage(imagePath, image, luma);
     emit imageOpened();
-    emit titleChanged(QStringLiteral("%1 - RGX").arg(QFileInfo(path).fileName()));
+    const QString name = QFileInfo(path).fileName();
+    emit titleChanged(luma->isVolume() ? QStringLiteral("%1 - %2 - RGX").arg(name, describeImage(*luma))
+                                       : QStringLiteral("%1 - RGX").arg(name));
     notices_->log()->info(QStringLiteral("Opened %1: %2").arg(path, describeImage(*luma)));
-    if (!path.startsWith(QLatin1Char(':')))
+    if (luma->isVolume())
+        notices_->status(QStringLiteral("Opened %1: %2").arg(name, describeImage(*luma)), 10000);
+    if (!path.startsWith(QLatin1Char(':')) && QFileInfo::exists(path))
         addRecentFile(imagePath);
     return true;
 }
@@ -144,7 +207,7 @@ bool FileActions::openSample(const QString& name)
     }
     try {
         std::vector<Seed> seeds = readSeedsFile(sample.seedsPath);
-        validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
+        validateSeeds(seeds, document_->luma()->width, document_->luma()->height, document_->luma()->depth);
         if (const auto params = suggestedParameters(sample.seedsPath))
             panels_.parameters->setParams(*params);
         document_->seedSet()->replaceAll(seeds); // part of opening the sample, not an edit to undo
@@ -192,7 +255,7 @@ bool FileActions::importSeeds(const QString& path)
     std::optional<PipelineParams> params;
     try {
         seeds = readSeedsFile(path);
-        validateSeeds(seeds, document_->luma()->width, document_->luma()->height);
+        validateSeeds(seeds, document_->luma()->width, document_->luma()->height, document_->luma()->depth);
         params = suggestedParameters(path);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Import seeds"), QString::fromUtf8(error.what()));
@@ -241,8 +304,9 @@ bool FileActions::openSession(const QString& path)
     try {
         // No seeds is a state a session records (an image opened and not yet
         // clicked, kept on quitting); only seeds there are must be valid.
+        const LumaImage& luma = *document_->luma();
         if (!session.seeds.empty())
-            validateSeeds(session.seeds, document_->luma()->width, document_->luma()->height);
+            validateSeeds(session.seeds, luma.width, luma.height, luma.depth);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Open session"), QStringLiteral("session %1: %2").arg(path, QString::fromUtf8(error.what())));
         return false;
@@ -255,6 +319,10 @@ bool FileActions::openSession(const QString& path)
     document_->seedSet()->replaceAll(session.seeds);
     document_->markSeedsSaved();
     parameters->setAutoRun(autoRun);
+    if (session.volumeView && document_->isVolume() && panels_.volume) {
+        panels_.volume->setCrosshair(session.volumeView->crosshair);
+        panels_.volume->setWindowLevel(WindowLevel{session.volumeView->windowCentre, session.volumeView->windowWidth});
+    }
     panels_.devices->setVariant(variant);
     emit sessionDeviceChosen(session.deviceId, session.deviceName);
     sessionPath_ = QFileInfo(path).absoluteFilePath();
@@ -277,6 +345,15 @@ Session FileActions::currentSession() const
     if (const DeviceInfo* device = panels_.devices->currentDevice())
         session.deviceName = device->name;
     session.variant = panels_.devices->variant().text();
+    if (document_->isVolume()) {
+        VolumeViewSettings view;
+        if (panels_.volume && panels_.volume->hasVolume()) {
+            view.crosshair = panels_.volume->crosshair();
+            view.windowCentre = panels_.volume->windowLevel().centre;
+            view.windowWidth = panels_.volume->windowLevel().width;
+        }
+        session.volumeView = view;
+    }
     return session;
 }
 
@@ -474,12 +551,25 @@ void FileActions::chooseOpenImage()
     if (!mayDiscardSeeds(QStringLiteral("opening another image")))
         return;
     const QString path = QFileDialog::getOpenFileName(
-        window_, QStringLiteral("Open image"), dialogDirectory("open"),
-        QStringLiteral("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm);;Sessions (*.rgx *.json);;All files (*)"));
+        window_, QStringLiteral("Open image or volume"), dialogDirectory("open"),
+        QStringLiteral("Images and volumes (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.pgm *.ppm *.nii *.nii.gz *.dcm);;"
+                       "Volumes (*.nii *.nii.gz *.tif *.tiff *.dcm);;Sessions (*.rgx *.json);;All files (*)"));
     if (path.isEmpty())
         return;
     rememberDirectory("open", path);
     openFile(path);
+}
+
+void FileActions::chooseOpenVolumeFolder()
+{
+    if (!mayDiscardSeeds(QStringLiteral("opening another volume")))
+        return;
+    const QString path = QFileDialog::getExistingDirectory(window_, QStringLiteral("Open a DICOM series or a folder of slices"),
+                                                           dialogDirectory("open"));
+    if (path.isEmpty())
+        return;
+    setSetting(QStringLiteral("directories/open"), path);
+    openImage(path);
 }
 
 void FileActions::chooseImportSeeds()

@@ -5,8 +5,10 @@
 // failure itself (log and notice) and returns false; nothing else changes then.
 #pragma once
 
+#include "Image.h"
 #include "PipelineParams.h"
 #include "Result.h"
+#include <QImage>
 #include <QObject>
 #include <QSize>
 #include <QString>
@@ -28,6 +30,7 @@ class ParametersPanel;
 struct Session;
 class TimingPanel;
 class ViewState;
+class VolumeView;
 
 class FileActions : public QObject {
     Q_OBJECT
@@ -37,11 +40,17 @@ public:
         DevicePanel* devices = nullptr;
         TimingPanel* timings = nullptr;
         ViewState* view = nullptr; // the picture an overlay export writes
+        VolumeView* volume = nullptr; // a volume's slices and window, kept in sessions
     };
     // Dialogs open over `window`, which also parents this object.
     FileActions(Document* document, const Panels& panels, Notices* notices, QWidget* window);
 
+    // An image, or a volume (a NIfTI file, a DICOM series or a folder of
+    // slices, a multi-page TIFF) where the engine reads them.
     bool openImage(const QString& path);
+    // An image or volume already read (`image`: the picture of an image;
+    // null for a volume), shown under the name `path`.
+    bool openLoaded(const QString& path, const QImage& image, std::shared_ptr<const LumaImage> luma);
     bool openSample(const QString& name);
     // An image, a seeds file or a session, by its suffix.
     bool openFile(const QString& path);
@@ -75,6 +84,8 @@ public slots:
 
     // The menu entries: ask for a file, then do the action above.
     void chooseOpenImage();
+    // A DICOM series or a folder of numbered slices.
+    void chooseOpenVolumeFolder();
     void chooseImportSeeds();
     void chooseExportSeeds();
     void chooseOpenSession();

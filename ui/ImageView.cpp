@@ -59,9 +59,10 @@ void ImageView::clear()
     update();
 }
 
-void ImageView::setSeeds(const std::vector<Seed>& seeds)
+void ImageView::setSeeds(const std::vector<Seed>& seeds, std::vector<bool> hidden)
 {
     seeds_ = seeds;
+    hidden_ = std::move(hidden);
     if (selected_ >= int(seeds_.size()))
         selected_ = -1;
     update();
@@ -96,15 +97,24 @@ void ImageView::setSelectedSeed(int index)
     update();
 }
 
+void ImageView::setPixelAspect(double aspect)
+{
+    if (aspect <= 0 || aspect == aspect_)
+        return;
+    aspect_ = aspect;
+    fitting_ = true;
+    zoomToFit();
+}
+
 QPointF ImageView::pixelCentre(int x, int y) const
 {
-    return offset_ + QPointF((x + 0.5) * scale_, (y + 0.5) * scale_);
+    return offset_ + QPointF((x + 0.5) * scale_, (y + 0.5) * scale_ * aspect_);
 }
 
 QPoint ImageView::pixelAt(const QPointF& widgetPosition) const
 {
-    const QPointF image = (widgetPosition - offset_) / scale_;
-    return QPoint(int(std::floor(image.x())), int(std::floor(image.y())));
+    const QPointF offset = widgetPosition - offset_;
+    return QPoint(int(std::floor(offset.x() / scale_)), int(std::floor(offset.y() / (scale_ * aspect_))));
 }
 
 bool ImageView::contains(const QPoint& pixel) const
@@ -124,6 +134,8 @@ int ImageView::seedAt(const QPointF& widgetPosition) const
     // The last drawn marker is on top, so search from the end.
     const double reach = std::max(markerRadius, scale_ * 0.5) + 2.0;
     for (int i = int(seeds_.size()) - 1; i >= 0; --i) {
+        if (!seedShown(size_t(i)))
+            continue;
         const QPointF centre = pixelCentre(seeds_[size_t(i)].x, seeds_[size_t(i)].y);
         if (QLineF(centre, widgetPosition).length() <= reach)
             return i;
@@ -141,10 +153,10 @@ void ImageView::zoomToFit()
     fitting_ = true;
     const double margin = 8.0;
     const double scale = std::min((width() - 2 * margin) / imageSize_.width(),
-                                  (height() - 2 * margin) / imageSize_.height());
+                                  (height() - 2 * margin) / (imageSize_.height() * aspect_));
     scale_ = std::clamp(scale, minimumScale, maximumScale);
     offset_ = QPointF((width() - imageSize_.width() * scale_) / 2.0,
-                      (height() - imageSize_.height() * scale_) / 2.0);
+                      (height() - imageSize_.height() * scale_ * aspect_) / 2.0);
     emit zoomChanged(scale_);
     update();
 }
@@ -167,9 +179,9 @@ void ImageView::setScale(double scale, const QPointF& anchor)
         return;
     scale = std::clamp(scale, minimumScale, maximumScale);
     // Keep the image point under the anchor where it is.
-    const QPointF imagePoint = (anchor - offset_) / scale_;
+    const QPointF imagePoint((anchor.x() - offset_.x()) / scale_, (anchor.y() - offset_.y()) / (scale_ * aspect_));
     scale_ = scale;
-    offset_ = anchor - imagePoint * scale_;
+    offset_ = anchor - QPointF(imagePoint.x() * scale_, imagePoint.y() * scale_ * aspect_);
     emit zoomChanged(scale_);
     update();
 }
@@ -191,10 +203,12 @@ void ImageView::paintView()
     if (renderer_) {
         // The visible part, rendered at the view's resolution; again only
         // when the part, its size or what it draws changed.
-        const QRectF shown = QRectF(offset_, QSizeF(imageSize_) * scale_).intersected(QRectF(rect()));
+        const double scaleY = scale_ * aspect_;
+        const QRectF shown = QRectF(offset_, QSizeF(imageSize_.width() * scale_, imageSize_.height() * scaleY))
+                                 .intersected(QRectF(rect()));
         if (!shown.isEmpty()) {
-            const QRectF source((shown.left() - offset_.x()) / scale_, (shown.top() - offset_.y()) / scale_,
-                                shown.width() / scale_, shown.height() / scale_);
+            const QRectF source((shown.left() - offset_.x()) / scale_, (shown.top() - offset_.y()) / scaleY,
+                                shown.width() / scale_, shown.height() / scaleY);
             const qreal ratio = devicePixelRatioF();
             const QSize size(std::max(1, int(std::lround(shown.width() * ratio))),
                              std::max(1, int(std::lround(shown.height() * ratio))));
@@ -210,6 +224,7 @@ void ImageView::paintView()
             }
             painter.drawImage(shown.topLeft(), rendered_);
         }
+        paintOverPicture(painter);
         drawSeeds(painter);
         drawBanner(painter);
         return;
@@ -257,6 +272,8 @@ void ImageView::drawSeeds(QPainter& painter)
 {
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (size_t i = 0; i < seeds_.size(); ++i) {
+        if (!seedShown(i))
+            continue;
         QPoint pixel(seeds_[i].x, seeds_[i].y);
         if (drag_ == Drag::Seed && int(i) == dragIndex_)
             pixel = dragPixel_;
@@ -268,8 +285,8 @@ void ImageView::drawSeeds(QPainter& painter)
             // Close up, outline the seed's pixel itself.
             painter.setPen(QPen(Qt::white, 1.5));
             painter.setBrush(Qt::NoBrush);
-            painter.drawRect(QRectF(offset_ + QPointF(pixel.x() * scale_, pixel.y() * scale_),
-                                    QSizeF(scale_, scale_)));
+            painter.drawRect(QRectF(offset_ + QPointF(pixel.x() * scale_, pixel.y() * scale_ * aspect_),
+                                    QSizeF(scale_, scale_ * aspect_)));
         }
         const QPixmap& picture = marker(int(i), selected);
         const QSizeF size = picture.deviceIndependentSize();

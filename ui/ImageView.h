@@ -37,7 +37,13 @@ public:
     };
     const PaintTimes& lastPaint() const { return lastPaint_; }
 
-    void setSeeds(const std::vector<Seed>& seeds);
+    // Seeds at their pixels (x, y), seed k-1 numbered k; hidden[i] (where
+    // given) leaves seed i out (a volume's slice shows the seeds on it only).
+    void setSeeds(const std::vector<Seed>& seeds, std::vector<bool> hidden = {});
+    // The height of a pixel on screen over its width (a volume's slice of
+    // anisotropic voxels); 1 for images.
+    void setPixelAspect(double aspect);
+    double pixelAspect() const { return aspect_; }
     // A line drawn across the top of the view (empty: none), e.g. why the
     // picture is stale.
     void setBanner(const QString& text);
@@ -84,6 +90,9 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    // Drawn over the picture, under the seed markers (a slice's crosshair).
+    virtual void paintOverPicture(QPainter&) {}
+    bool seedShown(size_t index) const { return index >= hidden_.size() || !hidden_[index]; }
 
 private:
     void paintView();
@@ -102,11 +111,13 @@ private:
     quint64 renderedSerial_ = 0;
     QSize imageSize_;
     PaintTimes lastPaint_;
-    double scale_ = 1.0;
+    double scale_ = 1.0;      // screen pixels per image pixel, across
+    double aspect_ = 1.0;     // a pixel's height over its width on screen
     QPointF offset_;          // widget position of the image's top-left corner
     bool fitting_ = true;     // keep fitting on resize until the user zooms
 
     std::vector<Seed> seeds_;
+    std::vector<bool> hidden_;
     QHash<quint64, QPixmap> markers_; // by seed index and selection
     QString banner_;
     int selected_ = -1;

@@ -14,6 +14,7 @@
 #include "SeedTableModel.h"
 #include "Session.h"
 #include "TimingPanel.h"
+#include "VolumeView.h"
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -29,6 +30,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
@@ -72,8 +74,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     setDockNestingEnabled(true);
     resize(1500, 950);
 
-    view_ = new ImageView(this);
-    setCentralWidget(view_);
+    // An image in the image view; a volume in the volume view's three slices.
+    centre_ = new QStackedWidget(this);
+    centre_->setObjectName(QStringLiteral("centralViews"));
+    view_ = new ImageView(centre_);
+    volumeView_ = new VolumeView(centre_);
+    centre_->addWidget(view_);
+    centre_->addWidget(volumeView_);
+    setCentralWidget(centre_);
     log_ = new LogPanel;
     notices_ = new Notices(log_, statusBar(), this);
     document_ = new Document(notices_, this);
@@ -81,7 +89,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     runs_ = new RunController(document_, {devicePanel_, parameters_, timing_, lab_}, notices_,
                               {options_.preferredDevice, options_.restoreSettings, options_.cliPath}, this);
     viewState_ = new ViewState(document_, view_, playback_, notices_, this);
-    files_ = new FileActions(document_, {parameters_, devicePanel_, timing_, viewState_}, notices_, this);
+    viewState_->setVolumeView(volumeView_);
+    files_ = new FileActions(document_, {parameters_, devicePanel_, timing_, viewState_, volumeView_}, notices_, this);
     files_->setRemembers(options_.restoreSettings); // --no-settings writes nothing
     files_->setAsksBeforeDiscarding(options_.asksBeforeDiscarding);
     createActions();
@@ -105,11 +114,13 @@ void MainWindow::connectParts()
         if (index >= 0)
             view_->setSelectedSeed(index);
     });
-    connect(view_, &ImageView::seedMoveRequested, document_, &Document::moveSeed);
+    connect(view_, &ImageView::seedMoveRequested, document_, qOverload<int, QPoint, QPoint>(&Document::moveSeed));
     connect(view_, &ImageView::seedRemoveRequested, document_, &Document::removeSeed);
     connect(document_, &Document::moveRefused, this, [this](const QString& reason) {
         statusBar()->showMessage(reason, 5000);
-        view_->setSeeds(document_->seeds());     // the marker goes back
+        view_->setSeeds(document_->isVolume() ? std::vector<Seed>() : document_->seeds()); // the marker goes back
+        if (document_->isVolume())
+            volumeView_->setSeeds(document_->seeds());
         seedModel_->setImage(document_->luma()); // and the table forgets the typed value
     });
     connect(seedModel_, &SeedTableModel::moveRequested, this, [this](int index, rgx::Seed to) {
@@ -118,11 +129,14 @@ void MainWindow::connectParts()
             if (index >= int(document_->seeds().size()))
                 return;
             const Seed from = document_->seeds()[size_t(index)];
-            document_->moveSeed(index, QPoint(from.x, from.y), QPoint(to.x, to.y));
+            document_->moveSeed(index, from, to);
         });
     });
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
-        view_->setSeeds(document_->seeds());
+        if (document_->isVolume())
+            volumeView_->setSeeds(document_->seeds());
+        else
+            view_->setSeeds(document_->seeds());
         updateActions();
     });
     connect(view_, &ImageView::seedDragged, runs_, &RunController::seedDragged);
@@ -135,10 +149,12 @@ void MainWindow::connectParts()
         zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100.0, 0, 'f', zoom < 0.1 ? 1 : 0));
     });
     connect(view_, &ImageView::seedSelected, this, [this](int index) { seedTable_->selectRow(index); });
+    connectVolumeView();
 
     // Files: a new image drops the old one's results.
     connect(files_, &FileActions::imageClosed, runs_, &RunController::reset);
     connect(files_, &FileActions::imageOpened, this, [this] {
+        showImageOrVolume();
         viewState_->showImage();
         view_->setSeeds({});
         seedModel_->setImage(document_->luma());
@@ -176,11 +192,14 @@ void MainWindow::connectParts()
     connect(view_, &ImageView::painted, this, [this] {
         runs_->overlayDrawn(view_->lastPaint().renderMs, view_->lastPaint().totalMs - view_->lastPaint().renderMs);
     });
+    connect(volumeView_, &VolumeView::painted, this,
+            [this](double renderMs, double totalMs) { runs_->overlayDrawn(renderMs, totalMs - renderMs); });
     connect(runs_, &RunController::resultChanged, this, [this] {
         // A new result is painted at once rather than at the next display
         // frame: live segmentation answers an edit as soon as it can.
-        if (view_->isVisible())
-            view_->repaint();
+        QWidget* shown = shownView();
+        if (shown->isVisible())
+            shown->repaint();
         else
             runs_->overlayDrawn(0, 0); // nothing will paint
     });
@@ -243,9 +262,17 @@ void MainWindow::createDocks()
     seedTable_->horizontalHeader()->setStretchLastSection(true);
     seedTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     seedTable_->horizontalHeader()->setSectionResizeMode(SeedTableModel::RegionSize, QHeaderView::Stretch);
+    for (SeedTableModel::Column column : SeedTableModel::volumeColumns)
+        seedTable_->setColumnHidden(column, true);
     seedTable_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    connect(seedTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { view_->setSelectedSeed(current.isValid() ? current.row() : -1); });
+    // Selecting a volume's seed in the table also brings its slices into view.
+    connect(seedTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        const int row = current.isValid() ? current.row() : -1;
+        if (document_->isVolume() && row != volumeView_->selectedSeed())
+            volumeView_->showSeed(row);
+        else if (!document_->isVolume())
+            view_->setSelectedSeed(row);
+    });
     seedsLayout->addWidget(seedTable_);
     auto* seedButtons = new QHBoxLayout;
     // The working objects come after the docks: the buttons find them when clicked.
@@ -324,6 +351,10 @@ void MainWindow::createMenus()
                                     files_, &FileActions::chooseOpenImage);
     open->setObjectName(QStringLiteral("openAction"));
     open->setShortcut(QKeySequence::Open);
+    QAction* openFolder = file->addAction(QStringLiteral("Open &Volume Folder..."), files_,
+                                          &FileActions::chooseOpenVolumeFolder);
+    openFolder->setObjectName(QStringLiteral("openVolumeFolderAction"));
+    openFolder->setToolTip(QStringLiteral("A DICOM series, or a folder of numbered slices"));
     QMenu* sampleMenu = file->addMenu(QStringLiteral("Open &Sample"));
     sampleMenu->setObjectName(QStringLiteral("sampleMenu"));
     files_->fillSampleMenu(sampleMenu);
@@ -388,16 +419,22 @@ void MainWindow::createMenus()
     needsImage_ << remove << clear;
 
     QMenu* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
-    QAction* zoomIn = viewMenu->addAction(QStringLiteral("Zoom &In"), view_, &ImageView::zoomIn);
+    // Zoom acts on the image, or on the volume's three slices.
+    QAction* zoomIn = viewMenu->addAction(QStringLiteral("Zoom &In"), this,
+                                          [this] { document_->isVolume() ? volumeView_->zoomIn() : view_->zoomIn(); });
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     zoomIn->setObjectName(QStringLiteral("zoomInAction"));
-    QAction* zoomOut = viewMenu->addAction(QStringLiteral("Zoom &Out"), view_, &ImageView::zoomOut);
+    QAction* zoomOut = viewMenu->addAction(QStringLiteral("Zoom &Out"), this,
+                                           [this] { document_->isVolume() ? volumeView_->zoomOut() : view_->zoomOut(); });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
     zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
-    QAction* fit = viewMenu->addAction(QStringLiteral("&Fit to Window"), view_, &ImageView::zoomToFit);
+    QAction* fit = viewMenu->addAction(QStringLiteral("&Fit to Window"), this,
+                                       [this] { document_->isVolume() ? volumeView_->zoomToFit() : view_->zoomToFit(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     fit->setObjectName(QStringLiteral("zoomFitAction"));
-    QAction* actual = viewMenu->addAction(QStringLiteral("&Actual Size (1:1)"), view_, &ImageView::zoomActualSize);
+    QAction* actual = viewMenu->addAction(QStringLiteral("&Actual Size (1:1)"), this, [this] {
+        document_->isVolume() ? volumeView_->zoomActualSize() : view_->zoomActualSize();
+    });
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     actual->setObjectName(QStringLiteral("zoomActualAction"));
     needsImage_ << zoomIn << zoomOut << fit << actual;
@@ -444,7 +481,11 @@ void MainWindow::createMenus()
                                                 "Ctrl+0: fit, Ctrl+1: 1:1, Ctrl++ / Ctrl+-: zoom.\n"
                                                 "F5: run, Esc: cancel, Ctrl+K: keep the run for comparison,\n"
                                                 "Ctrl+D: differences from the CPU reference.\n"
-                                                "Ctrl+Space: play / pause, '.' and ',': step, Ctrl+Z / Ctrl+Shift+Z: undo / redo."));
+                                                "Ctrl+Space: play / pause, '.' and ',': step, Ctrl+Z / Ctrl+Shift+Z: undo / redo.\n\n"
+                                                "A volume: three slices through the crosshair. Wheel, Page Up/Down or the\n"
+                                                "sliders: next slice (Shift: 10); Ctrl+wheel: zoom; Shift+click: move the\n"
+                                                "crosshair; right-drag: window (left-right) and level (up-down);\n"
+                                                "select a seed's row: go to its slices."));
     });
     QAction* about = help->addAction(QStringLiteral("&About RGX"), this,
                                      [this] { QMessageBox::about(this, QStringLiteral("About RGX"), aboutText()); });
@@ -544,11 +585,50 @@ void MainWindow::showTimingChart(TimingPanel::Chart chart)
     }
 }
 
+// ---- volumes ------------------------------------------------------------------
+
+// The volume view's seed edits go the way of the image view's, as voxels.
+void MainWindow::connectVolumeView()
+{
+    connect(volumeView_, &VolumeView::seedAddRequested, this, [this](rgx::Seed voxel) {
+        const int index = document_->addSeed(voxel);
+        if (index >= 0)
+            volumeView_->setSelectedSeed(index);
+    });
+    connect(volumeView_, &VolumeView::seedMoveRequested, document_,
+            qOverload<int, const Seed&, const Seed&>(&Document::moveSeed));
+    connect(volumeView_, &VolumeView::seedRemoveRequested, document_, &Document::removeSeed);
+    connect(volumeView_, &VolumeView::seedDragged, runs_, &RunController::seedDraggedTo);
+    connect(volumeView_, &VolumeView::seedDragFinished, runs_, &RunController::seedDragFinished);
+    connect(volumeView_, &VolumeView::seedDragged, seedModel_, &SeedTableModel::setDraggedVoxel);
+    connect(volumeView_, &VolumeView::seedDragFinished, seedModel_, &SeedTableModel::clearDragged);
+    connect(volumeView_, &VolumeView::seedSelected, this, [this](int index) { seedTable_->selectRow(index); });
+    connect(volumeView_, &VolumeView::hoverVoxel, this,
+            [this](rgx::Seed voxel, bool inside) { pixelInfo_->setText(viewState_->voxelInfo(voxel, inside)); });
+    connect(volumeView_, &VolumeView::zoomChanged, this, [this](double zoom) {
+        zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100.0, 0, 'f', zoom < 0.1 ? 1 : 0));
+    });
+}
+
+void MainWindow::showImageOrVolume()
+{
+    const bool volume = document_->isVolume();
+    centre_->setCurrentWidget(volume ? static_cast<QWidget*>(volumeView_) : view_);
+    parameters_->setVolume(volume);
+    for (SeedTableModel::Column column : SeedTableModel::volumeColumns)
+        seedTable_->setColumnHidden(column, !volume);
+}
+
+QWidget* MainWindow::shownView() const
+{
+    return document_->isVolume() ? static_cast<QWidget*>(volumeView_) : view_;
+}
+
 // ---- seeds, drag and drop, settings ------------------------------------------
 
 void MainWindow::removeSelectedSeed()
 {
-    int index = view_->selectedSeed();
+    int index = document_->isVolume() ? volumeView_->selectedSeed() : view_->selectedSeed();
     if (index < 0 && seedTable_->currentIndex().isValid())
         index = seedTable_->currentIndex().row();
     if (index < 0) {

@@ -1,5 +1,5 @@
 // The explorer's main window: it only assembles. The image view in the
-// centre, dock panels for devices and variant, parameters, seeds, playback,
+// centre (for a volume, the volume view's three slices), dock panels for devices and variant, parameters, seeds, playback,
 // timings, the log and the lab; menus, tool bar, status bar and settings.
 // The work is done by the objects it wires together: RunController (the
 // engine thread), FileActions (files, sessions, exports), ViewState (what
@@ -17,6 +17,7 @@
 
 class QLabel;
 class QProgressBar;
+class QStackedWidget;
 class QTableView;
 class QToolButton;
 
@@ -29,6 +30,7 @@ class LogPanel;
 class ParametersPanel;
 class PlaybackPanel;
 class SeedTableModel;
+class VolumeView;
 
 struct MainWindowOptions {
     QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
@@ -59,6 +61,11 @@ public:
     // is the owning object's. Failures are reported there (log panel and a
     // non-blocking notice) and return false; nothing else changes then.
     bool openImage(const QString& path) { return files_->openImage(path); }
+    // A volume already in memory (tests, scripts), shown under `name`.
+    bool openVolume(const QString& name, std::shared_ptr<const LumaImage> volume)
+    {
+        return files_->openLoaded(name, QImage(), std::move(volume));
+    }
     bool openSample(const QString& name) { return files_->openSample(name); }
     bool importSeeds(const QString& path) { return files_->importSeeds(path); }
     bool exportSeeds(const QString& path) { return files_->exportSeeds(path); }
@@ -97,6 +104,7 @@ public:
     QImage currentPicture() { return viewState_->currentPicture(); }
 
     ImageView* imageView() const { return view_; }
+    VolumeView* volumeView() const { return volumeView_; }
     DevicePanel* devicePanel() const { return devicePanel_; }
     ParametersPanel* parametersPanel() const { return parameters_; }
     PlaybackPanel* playbackPanel() const { return playback_; }
@@ -133,6 +141,11 @@ protected:
 
 private:
     void createDocks();
+    void connectVolumeView();
+    // The image view, or the volume view while a volume is open.
+    void showImageOrVolume();
+    // The view in the centre now (for repaints and zoom).
+    QWidget* shownView() const;
     void createActions();
     void createMenus();
     void createStatusBar();
@@ -151,7 +164,9 @@ private:
     ViewState* viewState_ = nullptr;
     FileActions* files_ = nullptr;
 
+    QStackedWidget* centre_ = nullptr;
     ImageView* view_ = nullptr;
+    VolumeView* volumeView_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;
     ParametersPanel* parameters_ = nullptr;
     PlaybackPanel* playback_ = nullptr;

@@ -119,8 +119,7 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
 
     connectivity_ = new QComboBox(growBox);
     connectivity_->setObjectName(QStringLiteral("connectivityCombo"));
-    connectivity_->addItem(QStringLiteral("4 neighbours"), 4);
-    connectivity_->addItem(QStringLiteral("8 neighbours"), 8);
+    fillConnectivities();
     grow->addRow(QStringLiteral("Connectivity"), connectivity_);
 
     iterationCap_ = new QSpinBox(growBox);
@@ -250,6 +249,40 @@ void ParametersPanel::fillPrefilterVariants()
     updating_ = wasUpdating;
 }
 
+void ParametersPanel::fillConnectivities()
+{
+    connectivity_->clear();
+    if (volume_) {
+        connectivity_->addItem(QStringLiteral("6 neighbours (faces)"), 6);
+        connectivity_->addItem(QStringLiteral("18 neighbours (faces, edges)"), 18);
+        connectivity_->addItem(QStringLiteral("26 neighbours (faces, edges, corners)"), 26);
+    } else {
+        connectivity_->addItem(QStringLiteral("4 neighbours"), 4);
+        connectivity_->addItem(QStringLiteral("8 neighbours"), 8);
+    }
+}
+
+int ParametersPanel::offeredConnectivity(int connectivity) const
+{
+    if (volume_)
+        return connectivity == 4 ? 6 : connectivity == 8 ? 26 : connectivity;
+    return connectivity == 6 ? 4 : (connectivity == 18 || connectivity == 26) ? 8 : connectivity;
+}
+
+void ParametersPanel::setVolume(bool volume)
+{
+    if (volume == volume_)
+        return;
+    const int chosen = connectivity_->currentData().toInt();
+    updating_ = true;
+    volume_ = volume;
+    fillConnectivities();
+    selectData(connectivity_, offeredConnectivity(chosen));
+    updating_ = false;
+    shown_ = params();
+    emit changed();
+}
+
 void ParametersPanel::updateEnabled()
 {
     const Mode mode = Mode(mode_->currentData().toInt());
@@ -296,7 +329,7 @@ void ParametersPanel::setParams(const PipelineParams& params)
     lower_->setValue(int(params.grow.lower));
     upper_->setValue(int(params.grow.upper));
     selectData(rule_, int(params.grow.rule));
-    selectData(connectivity_, params.grow.connectivity);
+    selectData(connectivity_, offeredConnectivity(params.grow.connectivity));
     iterationCap_->setValue(int(std::min<uint32_t>(params.grow.maxIterations, uint32_t(iterationCap_->maximum()))));
     selectData(prefilter_, int(params.prefilter.kind));
     fillPrefilterVariants();

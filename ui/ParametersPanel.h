@@ -24,6 +24,11 @@ public:
     void setTimeoutSeconds(double seconds);
     bool autoRun() const;
     void setAutoRun(bool on);
+    // The connectivities offered: 4 and 8 for an image, 6, 18 and 26 for a
+    // volume (SPEC "Volumes (3D)"); the one chosen becomes its counterpart
+    // (4 and 6, 8 and 26). Not an edit: no step of undo.
+    void setVolume(bool volume);
+    bool isVolume() const { return volume_; }
 
 signals:
     void changed();
@@ -36,6 +41,9 @@ signals:
 private:
     void updateEnabled();
     void fillPrefilterVariants();
+    void fillConnectivities();
+    // The connectivity offered nearest to `connectivity`.
+    int offeredConnectivity(int connectivity) const;
 
     QComboBox* mode_;
     QDoubleSpinBox* tolerance_;
@@ -54,6 +62,7 @@ private:
     QDoubleSpinBox* timeout_;
     QCheckBox* autoRun_;
     bool updating_ = false;
+    bool volume_ = false;
     PipelineParams shown_; // what the panel showed after its last change
 };
 

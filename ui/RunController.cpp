@@ -349,8 +349,11 @@ void RunController::onRunFinished(const RunOutcome& outcome)
         panels_.devices->noteRunTime(outcome.request.deviceId, outcome.request.variant, inputsKey(outcome.request),
                                      result_->hostMilliseconds);
     RunInputs inputs;
-    inputs.image = QStringLiteral("%1 (%2 x %3)").arg(document_->imagePath()).arg(outcome.request.image->width)
-                       .arg(outcome.request.image->height);
+    const LumaImage& image = *outcome.request.image;
+    inputs.image = image.isVolume() ? QStringLiteral("%1 (%2 x %3 x %4)").arg(document_->imagePath()).arg(image.width)
+                                          .arg(image.height).arg(image.depth)
+                                    : QStringLiteral("%1 (%2 x %3)").arg(document_->imagePath()).arg(image.width)
+                                          .arg(image.height);
     inputs.seeds = seedsKey(outcome.request.seeds);
     inputs.params = paramsKey(outcome.request.params);
     panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_, inputs});
@@ -510,13 +513,21 @@ void RunController::checkStale()
 void RunController::seedDragged(int index, QPoint pixel)
 {
     const std::vector<Seed>& current = document_->seeds();
+    if (index < 0 || index >= int(current.size()))
+        return;
+    seedDraggedTo(index, Seed{pixel.x(), pixel.y(), current[size_t(index)].z});
+}
+
+void RunController::seedDraggedTo(int index, rgx::Seed voxel)
+{
+    const std::vector<Seed>& current = document_->seeds();
     if (!panels_.parameters->autoRun() || !document_->hasImage() || index < 0 || index >= int(current.size()))
         return;
-    const int other = document_->seedSet()->indexOf(pixel.x(), pixel.y());
+    const int other = document_->seedSet()->indexOf(voxel);
     if (other >= 0 && other != index)
         return;
     std::vector<Seed> seeds = current;
-    seeds[size_t(index)] = Seed{pixel.x(), pixel.y()};
+    seeds[size_t(index)] = voxel;
     dragSeeds_ = std::move(seeds);
     dragRan_ = true;
     if (running_)
@@ -584,6 +595,12 @@ void RunController::checkRaces()
         return;
     if (!document_->hasImage() || document_->seeds().empty()) {
         notices_->warn(QStringLiteral("Check for races"), QStringLiteral("Open an image and add at least one seed first."));
+        return;
+    }
+    if (document_->isVolume()) {
+        notices_->warn(QStringLiteral("Check for races"),
+                       QStringLiteral("The race check runs a small part of a 2D image under Oclgrind; it does not "
+                                      "check volumes yet. Open an image to check this variant."));
         return;
     }
     const QString cli = cliPath();

@@ -90,6 +90,8 @@ public slots:
     // Live runs: a choice by hand holds; until then live follows the latency.
     void setLiveChoice(bool on);
     void seedDragged(int index, QPoint pixel);
+    // The same for a volume's seed, dragged to a voxel.
+    void seedDraggedTo(int index, rgx::Seed voxel);
     void seedDragFinished();
     // The image closed: a run still going is stopped and its answer ignored.
     void reset();

@@ -3,12 +3,18 @@
 
 namespace rgx::ui {
 
-int SeedSet::indexOf(int x, int y) const
+int SeedSet::indexOf(int x, int y, int z) const
 {
     for (size_t i = 0; i < seeds_.size(); ++i)
-        if (seeds_[i].x == x && seeds_[i].y == y)
+        if (seeds_[i].x == x && seeds_[i].y == y && seeds_[i].z == z)
             return int(i);
     return -1;
+}
+
+QString seedPositionText(const Seed& seed, bool voxel)
+{
+    return voxel ? QStringLiteral("(%1, %2, %3)").arg(seed.x).arg(seed.y).arg(seed.z)
+                 : QStringLiteral("(%1, %2)").arg(seed.x).arg(seed.y);
 }
 
 void SeedSet::insert(int index, Seed seed)
@@ -35,10 +41,10 @@ void SeedSet::replaceAll(const std::vector<Seed>& seeds)
     emit changed();
 }
 
-AddSeedCommand::AddSeedCommand(SeedSet* set, Seed seed)
+AddSeedCommand::AddSeedCommand(SeedSet* set, Seed seed, bool voxel)
     : set_(set), seed_(seed), index_(set->size())
 {
-    setText(QStringLiteral("add seed %1 at (%2, %3)").arg(index_ + 1).arg(seed.x).arg(seed.y));
+    setText(QStringLiteral("add seed %1 at %2").arg(index_ + 1).arg(seedPositionText(seed, voxel)));
 }
 
 void AddSeedCommand::redo() { set_->insert(index_, seed_); }
@@ -53,10 +59,10 @@ RemoveSeedCommand::RemoveSeedCommand(SeedSet* set, int index)
 void RemoveSeedCommand::redo() { set_->remove(index_); }
 void RemoveSeedCommand::undo() { set_->insert(index_, seed_); }
 
-MoveSeedCommand::MoveSeedCommand(SeedSet* set, int index, Seed from, Seed to)
+MoveSeedCommand::MoveSeedCommand(SeedSet* set, int index, Seed from, Seed to, bool voxel)
     : set_(set), index_(index), from_(from), to_(to)
 {
-    setText(QStringLiteral("move seed %1 to (%2, %3)").arg(index + 1).arg(to.x).arg(to.y));
+    setText(QStringLiteral("move seed %1 to %2").arg(index + 1).arg(seedPositionText(to, voxel)));
 }
 
 void MoveSeedCommand::redo() { set_->move(index_, to_); }

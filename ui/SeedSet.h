@@ -18,8 +18,9 @@ public:
     int size() const { return int(seeds_.size()); }
     bool isEmpty() const { return seeds_.empty(); }
     Seed at(int index) const { return seeds_.at(size_t(index)); }
-    // Index of the seed on pixel (x, y), or -1.
-    int indexOf(int x, int y) const;
+    // Index of the seed on pixel (x, y), or voxel (x, y, z), or -1.
+    int indexOf(int x, int y, int z = 0) const;
+    int indexOf(const Seed& seed) const { return indexOf(seed.x, seed.y, seed.z); }
 
     void insert(int index, Seed seed);
     void remove(int index);
@@ -33,9 +34,12 @@ private:
     std::vector<Seed> seeds_;
 };
 
+// "(x, y)", or "(x, y, z)" for a voxel.
+QString seedPositionText(const Seed& seed, bool voxel);
+
 class AddSeedCommand : public QUndoCommand {
 public:
-    AddSeedCommand(SeedSet* set, Seed seed);
+    AddSeedCommand(SeedSet* set, Seed seed, bool voxel = false);
     void redo() override;
     void undo() override;
 
@@ -59,7 +63,7 @@ private:
 
 class MoveSeedCommand : public QUndoCommand {
 public:
-    MoveSeedCommand(SeedSet* set, int index, Seed from, Seed to);
+    MoveSeedCommand(SeedSet* set, int index, Seed from, Seed to, bool voxel = false);
     void redo() override;
     void undo() override;
 

@@ -60,16 +60,23 @@ void SeedTableModel::setDragged(int index, QPoint pixel)
 {
     if (index < 0 || index >= seeds_->size())
         return;
+    setDraggedVoxel(index, Seed{pixel.x(), pixel.y(), seeds_->at(index).z});
+}
+
+void SeedTableModel::setDraggedVoxel(int index, rgx::Seed voxel)
+{
+    if (index < 0 || index >= seeds_->size())
+        return;
     draggedRow_ = index;
-    draggedTo_ = Seed{pixel.x(), pixel.y()};
-    emit dataChanged(this->index(index, X), this->index(index, RegionSize));
+    draggedTo_ = voxel;
+    emit dataChanged(this->index(index, X), this->index(index, RegionVolume));
 }
 
 void SeedTableModel::clearDragged()
 {
     const int row = std::exchange(draggedRow_, -1);
     if (row >= 0 && row < seeds_->size())
-        emit dataChanged(index(row, X), index(row, RegionSize));
+        emit dataChanged(index(row, X), index(row, RegionVolume));
 }
 
 Seed SeedTableModel::shownSeed(int row) const
@@ -104,13 +111,23 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         case Number: return row + 1;
         case X: return seed.x;
         case Y: return seed.y;
+        case Z: return seed.z;
         case Luma:
-            if (image_ && seed.x >= 0 && seed.y >= 0 && seed.x < image_->width && seed.y < image_->height)
-                return int(image_->at(seed.x, seed.y));
+            if (image_ && seed.x >= 0 && seed.y >= 0 && seed.z >= 0 && seed.x < image_->width && seed.y < image_->height
+                && seed.z < image_->depth)
+                return int(image_->at(seed.x, seed.y, seed.z));
             return QStringLiteral("-");
         case RegionSize:
             if (hasSize(row))
                 return QLocale().toString(qulonglong(labelCounts_[size_t(row) + 1]));
+            return QStringLiteral("-");
+        case RegionVolume:
+            if (hasSize(row) && image_) {
+                const auto& spacing = image_->volume.spacing;
+                const double voxel = spacing[0] * spacing[1] * spacing[2];
+                const double cubic = double(labelCounts_[size_t(row) + 1]) * voxel;
+                return QLocale().toString(cubic, 'f', cubic < 100 ? 2 : 1);
+            }
             return QStringLiteral("-");
         default: break;
         }
@@ -119,8 +136,14 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         return swatch(row + 1);
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == RegionVolume && image_) {
+        const auto& spacing = image_->volume.spacing;
+        return QStringLiteral("Voxels labelled %1 times the volume of a voxel (%2 x %3 x %4 mm)")
+            .arg(row + 1).arg(spacing[0]).arg(spacing[1]).arg(spacing[2]);
+    }
     if (role == Qt::ToolTipRole && index.column() == RegionSize) {
-        QString tip = QStringLiteral("Pixels labelled %1 after the last run (\"-\": not run since this seed changed)")
+        QString tip = QStringLiteral("%1 labelled %2 after the last run (\"-\": not run since this seed changed)")
+                          .arg(isVolume() ? QStringLiteral("Voxels") : QStringLiteral("Pixels"))
                           .arg(row + 1);
         if (hasSize(row) && result_->regions[size_t(row)].count != labelCounts_[size_t(row) + 1])
             tip += QStringLiteral("\nThe device's own count for this region says %1: its region sums are corrupt.")
@@ -138,8 +161,10 @@ QVariant SeedTableModel::headerData(int section, Qt::Orientation orientation, in
     case Number: return QStringLiteral("#");
     case X: return QStringLiteral("x");
     case Y: return QStringLiteral("y");
+    case Z: return QStringLiteral("z");
     case Luma: return QStringLiteral("luma");
-    case RegionSize: return QStringLiteral("region size");
+    case RegionSize: return isVolume() ? QStringLiteral("voxels") : QStringLiteral("region size");
+    case RegionVolume: return QStringLiteral("mm\u00B3");
     default: return {};
     }
 }
@@ -147,7 +172,7 @@ QVariant SeedTableModel::headerData(int section, Qt::Orientation orientation, in
 Qt::ItemFlags SeedTableModel::flags(const QModelIndex& index) const
 {
     Qt::ItemFlags flags = QAbstractTableModel::flags(index);
-    if (index.column() == X || index.column() == Y)
+    if (index.column() == X || index.column() == Y || (index.column() == Z && isVolume()))
         flags |= Qt::ItemIsEditable;
     return flags;
 }
@@ -165,6 +190,8 @@ bool SeedTableModel::setData(const QModelIndex& index, const QVariant& value, in
         to.x = coordinate;
     else if (index.column() == Y)
         to.y = coordinate;
+    else if (index.column() == Z && isVolume())
+        to.z = coordinate;
     else
         return false;
     // The main window checks the position and pushes the undo command.

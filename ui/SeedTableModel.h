@@ -1,5 +1,7 @@
-// The seeds table: number, x, y, luma under the seed and the size of its
-// region after the last run (x and y editable, through the undo stack).
+// The seeds table: number, x, y (and z for a volume), luma under the seed
+// and the size of its region after the last run (for a volume also its
+// volume in mm^3); x, y and z editable, through the undo stack. The view
+// hides the volume's columns for an image (volumeColumns()).
 #pragma once
 
 #include "Image.h"
@@ -16,7 +18,9 @@ namespace rgx::ui {
 class SeedTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Number, X, Y, Luma, RegionSize, ColumnCount };
+    enum Column { Number, X, Y, Z, Luma, RegionSize, RegionVolume, ColumnCount };
+    // The columns an image leaves out.
+    static constexpr Column volumeColumns[] = {Z, RegionVolume};
 
     explicit SeedTableModel(SeedSet* seeds, QObject* parent = nullptr);
 
@@ -30,6 +34,7 @@ public:
 
     // A seed being dragged: its row shows where it is now, until the drag ends.
     void setDragged(int index, QPoint pixel);
+    void setDraggedVoxel(int index, rgx::Seed voxel);
     void clearDragged();
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -46,6 +51,7 @@ signals:
 private:
     void reset();
     bool hasSize(int row) const;
+    bool isVolume() const { return image_ && image_->isVolume(); }
     // The seed of a row as the view shows it (a dragged one where it is now).
     Seed shownSeed(int row) const;
     // The colour square of region k in the first column.

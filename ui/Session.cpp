@@ -88,10 +88,18 @@ QByteArray sessionToJson(const Session& session, const QString& sessionDirectory
     root.insert(QStringLiteral("image"), session.imagePath);
     if (!session.imagePath.startsWith(QLatin1Char(':')) && !sessionDirectory.isEmpty())
         root.insert(QStringLiteral("imageRelative"), QDir(sessionDirectory).relativeFilePath(session.imagePath));
+    // A volume's seeds are voxels: [x, y, z].
     QJsonArray seeds;
     for (const Seed& seed : session.seeds)
-        seeds.append(QJsonArray{seed.x, seed.y});
+        seeds.append(session.volumeView ? QJsonArray{seed.x, seed.y, seed.z} : QJsonArray{seed.x, seed.y});
     root.insert(QStringLiteral("seeds"), seeds);
+    if (const auto& view = session.volumeView) {
+        QJsonObject volume;
+        volume.insert(QStringLiteral("crosshair"), QJsonArray{view->crosshair.x, view->crosshair.y, view->crosshair.z});
+        volume.insert(QStringLiteral("windowCentre"), view->windowCentre);
+        volume.insert(QStringLiteral("windowWidth"), view->windowWidth);
+        root.insert(QStringLiteral("volumeView"), volume);
+    }
 
     const PipelineParams& p = session.params;
     QJsonObject params;
@@ -134,13 +142,32 @@ Session sessionFromJson(const QByteArray& json, const QString& sessionDirectory,
 
     const QJsonValue seedsValue = require(root, "seeds", origin);
     if (!seedsValue.isArray())
-        fail(origin, QStringLiteral("\"seeds\" must be an array of [x, y] pairs"));
+        fail(origin, QStringLiteral("\"seeds\" must be an array of [x, y] pairs (or [x, y, z] for a volume)"));
     const QJsonArray seeds = seedsValue.toArray();
+    const auto integers = [](const QJsonArray& numbers) {
+        for (const QJsonValue& number : numbers)
+            if (!number.isDouble() || number.toDouble() != double(number.toInt()))
+                return false;
+        return true;
+    };
     for (int i = 0; i < seeds.size(); ++i) {
-        const QJsonArray pair = seeds[i].toArray();
-        if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
-            fail(origin, QStringLiteral("seed %1 is not an [x, y] pair of numbers").arg(i + 1));
-        session.seeds.push_back({pair[0].toInt(), pair[1].toInt()});
+        const QJsonArray seed = seeds[i].toArray();
+        if ((seed.size() != 2 && seed.size() != 3) || !integers(seed))
+            fail(origin, QStringLiteral("seed %1 is not an [x, y] pair (or [x, y, z] triple) of whole numbers").arg(i + 1));
+        session.seeds.push_back({seed[0].toInt(), seed[1].toInt(), seed.size() == 3 ? seed[2].toInt() : 0});
+    }
+    const QJsonValue volumeValue = root.value(QStringLiteral("volumeView"));
+    if (!volumeValue.isUndefined()) {
+        const QJsonObject volume = volumeValue.toObject();
+        const QJsonArray crosshair = volume.value(QStringLiteral("crosshair")).toArray();
+        const QJsonValue centre = volume.value(QStringLiteral("windowCentre"));
+        const QJsonValue width = volume.value(QStringLiteral("windowWidth"));
+        if (!volumeValue.isObject() || crosshair.size() != 3 || !integers(crosshair) || !centre.isDouble()
+            || !width.isDouble() || width.toDouble() <= 0)
+            fail(origin, QStringLiteral("\"volumeView\" must hold \"crosshair\" [x, y, z], \"windowCentre\" and a "
+                                        "positive \"windowWidth\""));
+        session.volumeView = VolumeViewSettings{Seed{crosshair[0].toInt(), crosshair[1].toInt(), crosshair[2].toInt()},
+                                                centre.toDouble(), width.toDouble()};
     }
 
     const QJsonValue paramsValue = require(root, "params", origin);

@@ -6,20 +6,30 @@
 #include "Seeds.h"
 #include <QByteArray>
 #include <QString>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rgx::ui {
 
+// How a volume was shown: the point its three slices go through, and the
+// window (luma units: the file's values plus its value shift).
+struct VolumeViewSettings {
+    Seed crosshair;
+    double windowCentre = 0;
+    double windowWidth = 1;
+};
+
 struct Session {
     QString imagePath;          // absolute, or a Qt resource path (":/samples/...")
-    std::vector<Seed> seeds;
+    std::vector<Seed> seeds;    // [x, y] pairs for an image, [x, y, z] for a volume
     PipelineParams params;
     double timeoutSeconds = 120.0;
     bool autoRun = false;
     std::string deviceId;       // "P:I"
     std::string deviceName;     // to find the device again if the ids moved
     std::string variant;        // GrowVariant::text()
+    std::optional<VolumeViewSettings> volumeView; // a volume's only
 };
 
 // sessionDirectory: where the file lives; the image path is also stored

@@ -9,6 +9,7 @@
 #include "ImageView.h"
 #include "Notices.h"
 #include "PlaybackPanel.h"
+#include "VolumeView.h"
 #include <algorithm>
 
 namespace rgx::ui {
@@ -22,6 +23,8 @@ ViewState::ViewState(Document* document, ImageView* view, PlaybackPanel* playbac
 }
 
 uint32_t ViewState::frame() const { return playback_->frame(); }
+
+bool ViewState::showsVolume() const { return volumeView_ && document_->isVolume(); }
 
 void ViewState::setCorruptionView(bool on)
 {
@@ -38,8 +41,11 @@ void ViewState::setStale(const QString& reason)
     if (reason == stale_)
         return;
     stale_ = reason;
-    view_->setBanner(reason.isEmpty() ? QString()
-                                      : QStringLiteral("Stale: %1. Run (F5) to see the current settings.").arg(reason));
+    const QString banner = reason.isEmpty() ? QString()
+                                            : QStringLiteral("Stale: %1. Run (F5) to see the current settings.").arg(reason);
+    view_->setBanner(banner);
+    if (volumeView_)
+        volumeView_->setBanner(banner);
     refreshPicture();
 }
 
@@ -47,6 +53,12 @@ void ViewState::showImage()
 {
     filteredImage_ = QImage();
     filteredOf_.reset();
+    if (showsVolume()) {
+        view_->clear();
+        volumeView_->setVolume(document_->luma());
+    } else if (volumeView_) {
+        volumeView_->clear();
+    }
     showInView(nullptr, OverlayStyle(), ViewLayers(), true);
 }
 
@@ -87,6 +99,9 @@ void ViewState::showReference(GrowResultPtr reference, std::shared_ptr<const Res
 void ViewState::showPartial(GrowResultPtr partial)
 {
     if (!document_->hasImage() || partial->width != document_->luma()->width)
+        return;
+    // A volume's preview must have its shape (the engine's stacked slices).
+    if (document_->isVolume() && (partial->height != document_->luma()->height || partial->depth != document_->luma()->depth))
         return;
     // The regions so far, over the image: the run streams its growth (the
     // maps of a large image hold every n-th pixel; the view draws each pixel
@@ -152,6 +167,8 @@ ViewState::Frame ViewState::frameLayers(uint32_t frame) const
 
 QImage ViewState::currentPicture()
 {
+    if (showsVolume())
+        return volumeView_->slicePicture(Plane::Axial);
     if (!document_->hasImage() || !shownRenderer_)
         return QImage();
     QImage picture(shownSize_, QImage::Format_RGB32);
@@ -164,6 +181,20 @@ QImage ViewState::currentPicture()
 void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
                            std::shared_ptr<const void> keepAlive)
 {
+    if (showsVolume()) {
+        // The volume view cuts the slices it shows from the frame's maps.
+        VolumeView::Frame frame;
+        frame.result = std::move(result);
+        frame.style = style;
+        frame.layers = layers;
+        frame.keepAlive = std::move(keepAlive);
+        const bool filtered = layers.baseDivisor <= 1 && playback_->showFiltered() && result_ && result_->filteredLuma
+            && result_->filteredLuma->size() == document_->luma()->luma.size();
+        if (filtered)
+            frame.luma = result_->filteredLuma;
+        volumeView_->showFrame(frame);
+        return;
+    }
     const QImage base = layers.baseDivisor > 1 ? document_->image() : baseImage();
     auto renderer = [base, result, style, layers, keepAlive](const QRectF& source, QImage& out) {
         renderOverlayView(base, result.get(), style, layers, source, out);
@@ -209,12 +240,39 @@ void ViewState::refreshPicture()
 {
     if (!document_->hasImage()) {
         view_->clear();
+        if (volumeView_)
+            volumeView_->clear();
         return;
     }
     const Frame shown = frameLayers(playback_->frame());
     auto keep = std::make_shared<std::pair<std::shared_ptr<const ResultDiff>, GrowResultPtr>>(shown.differences,
                                                                                               shown.reference);
     showInView(shown.result, shown.style, shown.layers, false, keep);
+}
+
+QString ViewState::voxelInfo(const Seed& voxel, bool inside) const
+{
+    const std::shared_ptr<const LumaImage> luma = document_->luma();
+    if (!inside || !luma || !document_->contains(voxel))
+        return QString();
+    const int value = luma->at(voxel.x, voxel.y, voxel.z);
+    const int32_t shift = luma->volume.valueShift;
+    QString info = QStringLiteral("x %1  y %2  z %3  luma %4").arg(voxel.x).arg(voxel.y).arg(voxel.z).arg(value);
+    if (shift != 0)
+        info += QStringLiteral(" (value %1)").arg(value - shift);
+    if (result_ && result_->width == luma->width && result_->height == luma->height && result_->depth == luma->depth) {
+        // The maps stack the slices one below the other (engine/Result.h).
+        const BoxMaps maps = mapsView(*result_);
+        const int row = voxel.z * luma->height + voxel.y;
+        const uint32_t stamp = maps.stamp(voxel.x, row);
+        const size_t p = size_t(seedIndex(voxel, luma->width, luma->height));
+        if (result_->filteredLuma && result_->filteredLuma->size() == luma->luma.size())
+            info += QStringLiteral(" (filtered %1)").arg((*result_->filteredLuma)[p]);
+        info += QStringLiteral("  label %1  stamp %2")
+                    .arg(maps.label(voxel.x, row))
+                    .arg(stamp == unclassifiedStamp ? QStringLiteral("-") : QString::number(stamp));
+    }
+    return info;
 }
 
 QString ViewState::pixelInfo(QPoint pixel, bool inside) const

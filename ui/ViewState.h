@@ -20,18 +20,24 @@ class Document;
 class ImageView;
 class Notices;
 class PlaybackPanel;
+class VolumeView;
 
 class ViewState : public QObject {
     Q_OBJECT
 public:
     ViewState(Document* document, ImageView* view, PlaybackPanel* playback, Notices* notices, QObject* parent = nullptr);
+    // Where a volume is shown (its three slices) instead of the image view.
+    void setVolumeView(VolumeView* volumeView) { volumeView_ = volumeView; }
+    bool showsVolume() const;
 
     bool corruptionView() const { return corruption_; }
     // The picture the view shows now (without seed markers), whole: rendered
-    // at full size on demand for images the view renders part by part.
+    // at full size on demand for images the view renders part by part; for
+    // a volume, its axial slice shown.
     QImage currentPicture();
-    // The status bar's line for the pixel under the cursor.
+    // The status bar's line for the pixel under the cursor, or the voxel.
     QString pixelInfo(QPoint pixel, bool inside) const;
+    QString voxelInfo(const Seed& voxel, bool inside) const;
     // How many partial pictures of running runs were drawn so far.
     int partialPictures() const { return partialPictures_; }
     // The frame playback shows.
@@ -76,6 +82,7 @@ private:
 
     Document* document_;
     ImageView* view_;
+    VolumeView* volumeView_ = nullptr;
     PlaybackPanel* playback_;
     Notices* notices_;
     bool corruption_ = false;

@@ -1,0 +1,580 @@
+// GUI tests of volumes in the explorer (issue 27): the real main window,
+// offscreen, with a volume built in memory (a bright ball in a noisy box of
+// anisotropic voxels); results from the CPU reference (SPEC's ground truth)
+// or from a run on the default device (PoCL).
+#include "Document.h"
+#include "MainWindow.h"
+#include "ParametersPanel.h"
+#include "PlaybackPanel.h"
+#include "SeedTableModel.h"
+#include "Session.h"
+#include "SliceView.h"
+#include "ViewState.h"
+#include "VolumeView.h"
+#include "reference/RegionGrowingReference.h"
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QWheelEvent>
+#include <cmath>
+#include <memory>
+#include <random>
+
+using namespace rgx;
+using namespace rgx::ui;
+
+namespace rgx {
+char* toString(const Seed& seed)
+{
+    return QTest::toString(QStringLiteral("(%1, %2, %3)").arg(seed.x).arg(seed.y).arg(seed.z));
+}
+} // namespace rgx
+
+namespace {
+
+constexpr int width = 24;
+constexpr int height = 20;
+constexpr int depth = 16;
+constexpr int32_t shift = 1000; // as a CT's signed values are shifted
+const Seed ballCentre{12, 9, 7};
+
+// 16-bit, 0.5 x 0.5 x 2 mm voxels: a ball of radius 5 voxels (luma about
+// 3000) in a box of luma about 1000, with seeded noise.
+std::shared_ptr<LumaImage> ballVolume(unsigned seed = 7)
+{
+    auto volume = std::make_shared<LumaImage>();
+    volume->width = width;
+    volume->height = height;
+    volume->depth = depth;
+    volume->bitDepth = 16;
+    volume->volume.spacing = {0.5, 0.5, 2.0};
+    volume->volume.valueShift = shift;
+    volume->volume.format = "in memory";
+    volume->luma.resize(size_t(width) * height * depth);
+    std::mt19937 random(seed);
+    std::uniform_int_distribution<int> noise(0, 40);
+    for (int z = 0; z < depth; ++z)
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x) {
+                const int dx = x - ballCentre.x, dy = y - ballCentre.y, dz = z - ballCentre.z;
+                const bool inside = dx * dx + dy * dy + dz * dz <= 25;
+                volume->luma[seedIndex(Seed{x, y, z}, width, height)] = uint16_t((inside ? 3000 : 1000) + noise(random));
+            }
+    return volume;
+}
+
+GrowParams ballParams()
+{
+    GrowParams params;
+    params.mode = Mode::Range;
+    params.lower = 200;
+    params.upper = 200;
+    params.connectivity = 6;
+    return params;
+}
+
+bool isGrey(QRgb colour) { return qRed(colour) == qGreen(colour) && qGreen(colour) == qBlue(colour); }
+
+} // namespace
+
+class VolumeViewTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void aVolumeShowsThreeSliceViewsAndItsSizeSpacingAndShift();
+    void anImageKeepsItsSingleView();
+    void voxelSpacingSetsEachViewsAspect();
+    void clickingTheCoronalViewMakesASeedAtThatVoxel();
+    void seedsShowOnTheViewsWhoseSliceHoldsThem();
+    void theOverlayOfARunShowsOnEveryViewAtItsVoxels();
+    void playbackShowsTheVoxelsOfEachIterationOnTheSlices();
+    void theSeedTableGivesEachRegionsVoxelsAndVolume();
+    void scrollingChangesTheShownSlice();
+    void windowAndLevelChangeTheDrawnGreyOnly();
+    void aRunOnTheDefaultDeviceEqualsTheCpuReference();
+    void sessionsKeepVoxelSeedsSlicesAndWindow();
+    void aSliceStepDrawsOnlyItsSlice();
+
+private:
+    void openBall();
+    void showReferenceResult(const std::vector<Seed>& seeds);
+    SliceView* view(Plane plane) const { return window_->volumeView()->sliceView(plane); }
+
+    std::unique_ptr<MainWindow> window_;
+    std::shared_ptr<LumaImage> volume_;
+    GrowResultPtr reference_;
+};
+
+void VolumeViewTest::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("RGX-tests"));
+}
+
+void VolumeViewTest::init()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("rgx-gui-tests-%1").arg(QLatin1String(QTest::currentTestFunction())));
+    MainWindowOptions options;
+    options.restoreSettings = false;
+    window_ = std::make_unique<MainWindow>(options);
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    QVERIFY2(QTest::qWaitFor([&] { return window_->devicesReady(); }, 60000), "devices not listed within 60 s");
+}
+
+void VolumeViewTest::cleanup()
+{
+    window_.reset();
+    reference_.reset();
+}
+
+void VolumeViewTest::openBall()
+{
+    volume_ = ballVolume();
+    QVERIFY(window_->openVolume(QStringLiteral("ball.nii.gz"), volume_));
+    QVERIFY(window_->document()->isVolume());
+}
+
+// The CPU reference's result for `seeds`, shown as a finished run.
+void VolumeViewTest::showReferenceResult(const std::vector<Seed>& seeds)
+{
+    RunOutcome outcome;
+    outcome.request.id = 1;
+    outcome.request.image = volume_;
+    outcome.request.seeds = seeds;
+    outcome.request.params.grow = ballParams();
+    reference_ = std::make_shared<GrowResult>(
+        growRegionsReference(volume_->luma, width, height, seeds, ballParams(), depth));
+    outcome.result = reference_;
+    window_->viewState()->showResult(outcome);
+}
+
+void VolumeViewTest::aVolumeShowsThreeSliceViewsAndItsSizeSpacingAndShift()
+{
+    openBall();
+    auto* centre = window_->findChild<QStackedWidget*>(QStringLiteral("centralViews"));
+    QCOMPARE(centre->currentWidget(), static_cast<QWidget*>(window_->volumeView()));
+    QVERIFY(!window_->imageView()->isVisible());
+    for (Plane plane : allPlanes) {
+        QVERIFY2(view(plane)->isVisible(), qPrintable(planeName(plane)));
+        QVERIFY(view(plane)->hasPicture());
+        QCOMPARE(view(plane)->imageSize(), sliceSize(plane, VolumeSize{width, height, depth}));
+    }
+    // The crosshair starts at the centre; each view shows its slice index.
+    QCOMPARE(window_->volumeView()->crosshair(), (Seed{width / 2, height / 2, depth / 2}));
+    QCOMPARE(window_->findChild<QLabel*>(QStringLiteral("axialSliceLabel"))->text().section(QLatin1Char(' '), 0, 3),
+             QStringLiteral("z %1 / %2").arg(depth / 2).arg(depth - 1));
+    // Size, spacing and value shift in the title.
+    const QString title = window_->windowTitle();
+    QVERIFY2(title.contains(QStringLiteral("24 x 20 x 16 voxels")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("0.5 x 0.5 x 2 mm")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("value shift 1000")), qPrintable(title));
+    // Volume connectivities, and the seed table's z column.
+    auto* connectivity = window_->findChild<QComboBox*>(QStringLiteral("connectivityCombo"));
+    QCOMPARE(connectivity->count(), 3);
+    QCOMPARE(connectivity->itemData(0).toInt(), 6);
+    QCOMPARE(connectivity->itemData(2).toInt(), 26);
+    QCOMPARE(window_->parametersPanel()->params().grow.connectivity, 6); // 4 became its counterpart
+    auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
+    QVERIFY(!table->isColumnHidden(SeedTableModel::Z));
+    QVERIFY(!table->isColumnHidden(SeedTableModel::RegionVolume));
+}
+
+void VolumeViewTest::anImageKeepsItsSingleView()
+{
+    openBall();
+    QImage image(30, 20, QImage::Format_Grayscale8);
+    image.fill(90);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("flat.png"));
+    QVERIFY(image.save(path));
+    QVERIFY(window_->openImage(path));
+    auto* centre = window_->findChild<QStackedWidget*>(QStringLiteral("centralViews"));
+    QCOMPARE(centre->currentWidget(), static_cast<QWidget*>(window_->imageView()));
+    QVERIFY(window_->imageView()->isVisible());
+    QCOMPARE(window_->imageView()->pixelAspect(), 1.0);
+    auto* connectivity = window_->findChild<QComboBox*>(QStringLiteral("connectivityCombo"));
+    QCOMPARE(connectivity->count(), 2);
+    QCOMPARE(window_->parametersPanel()->params().grow.connectivity, 4);
+    auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
+    QVERIFY(table->isColumnHidden(SeedTableModel::Z));
+    QVERIFY(table->isColumnHidden(SeedTableModel::RegionVolume));
+    QCOMPARE(window_->windowTitle(), QStringLiteral("flat.png - RGX"));
+}
+
+void VolumeViewTest::voxelSpacingSetsEachViewsAspect()
+{
+    openBall();
+    // 0.5 mm across, 2 mm between slices: coronal and sagittal rows are 4 times as tall.
+    QCOMPARE(view(Plane::Axial)->pixelAspect(), 1.0);
+    QCOMPARE(view(Plane::Coronal)->pixelAspect(), 4.0);
+    QCOMPARE(view(Plane::Sagittal)->pixelAspect(), 4.0);
+    const QPointF first = view(Plane::Coronal)->pixelCentre(0, 0);
+    const QPointF below = view(Plane::Coronal)->pixelCentre(1, 1);
+    QVERIFY(std::abs((below.y() - first.y()) - 4.0 * (below.x() - first.x())) < 1e-6);
+}
+
+void VolumeViewTest::clickingTheCoronalViewMakesASeedAtThatVoxel()
+{
+    openBall();
+    VolumeView* volume = window_->volumeView();
+    volume->setSlice(Plane::Coronal, 5);
+    SliceView* coronal = view(Plane::Coronal);
+    // Coronal: columns are x, rows run up the z axis (the last slice on top).
+    const Seed target{17, 5, 11};
+    const QPoint pixel = slicePixel(Plane::Coronal, target, VolumeSize{width, height, depth});
+    QCOMPARE(pixel, QPoint(17, depth - 1 - 11));
+    const QPoint position = coronal->pixelCentre(pixel.x(), pixel.y()).toPoint();
+    QCOMPARE(coronal->pixelAt(position), pixel);
+    QTest::mouseClick(coronal, Qt::LeftButton, Qt::NoModifier, position);
+    QCOMPARE(window_->seeds().size(), size_t(1));
+    QCOMPARE(window_->seeds()[0], target);
+    // The crosshair follows the new seed, so the other views show it too.
+    QCOMPARE(volume->crosshair(), target);
+    QCOMPARE(volume->slice(Plane::Axial), 11);
+    QCOMPARE(volume->slice(Plane::Sagittal), 17);
+    // The table shows its z; the undo stack names the voxel.
+    auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Z)).toInt(), 11);
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma)).toInt(),
+             int(volume_->at(17, 5, 11)));
+    QCOMPARE(window_->undoStack()->text(0), QStringLiteral("add seed 1 at (17, 5, 11)"));
+    window_->undoStack()->undo();
+    QVERIFY(window_->seeds().empty());
+    window_->undoStack()->redo();
+    QCOMPARE(window_->seeds()[0], target);
+    // Dragging it on the axial view moves it within its slice.
+    SliceView* axial = view(Plane::Axial);
+    QTest::mousePress(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(17, 5).toPoint());
+    QTest::mouseMove(axial, axial->pixelCentre(15, 6).toPoint());
+    QTest::mouseMove(axial, axial->pixelCentre(14, 8).toPoint());
+    QTest::mouseRelease(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(14, 8).toPoint());
+    QCOMPARE(window_->seeds()[0], (Seed{14, 8, 11}));
+    // A right-click on it removes it.
+    QTest::mouseClick(axial, Qt::RightButton, Qt::NoModifier, axial->pixelCentre(14, 8).toPoint());
+    QVERIFY(window_->seeds().empty());
+}
+
+void VolumeViewTest::seedsShowOnTheViewsWhoseSliceHoldsThem()
+{
+    openBall();
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(Seed{3, 4, 5});
+    window_->document()->addSeed(Seed{3, 4, 9}); // on the coronal slice y 4 and the sagittal x 3, not the axial z 5
+    QVERIFY(view(Plane::Axial)->seedAt(view(Plane::Axial)->pixelCentre(3, 4)) < 0);
+    QCOMPARE(view(Plane::Coronal)->seedAt(view(Plane::Coronal)->pixelCentre(3, depth - 1 - 9)), 0);
+    QCOMPARE(view(Plane::Sagittal)->seedAt(view(Plane::Sagittal)->pixelCentre(4, depth - 1 - 9)), 0);
+    // Selecting its row brings its slices into view.
+    auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
+    table->selectRow(0);
+    QCOMPARE(volume->crosshair(), (Seed{3, 4, 9}));
+    QCOMPARE(view(Plane::Axial)->seedAt(view(Plane::Axial)->pixelCentre(3, 4)), 0);
+    QCOMPARE(view(Plane::Axial)->selectedSeed(), 0);
+}
+
+void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
+{
+    openBall();
+    showReferenceResult({ballCentre});
+    const GrowResult& result = *reference_;
+    QVERIFY(result.regions[0].count > 100);
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(Seed{10, 8, 6}); // slices through the ball, off its centre
+    const VolumeSize size{width, height, depth};
+    for (Plane plane : allPlanes) {
+        const QImage picture = volume->slicePicture(plane);
+        QCOMPARE(picture.size(), sliceSize(plane, size));
+        int coloured = 0;
+        for (int row = 0; row < picture.height(); ++row)
+            for (int column = 0; column < picture.width(); ++column) {
+                const Seed voxel = voxelAt(plane, volume->slice(plane), QPoint(column, row), size);
+                const bool labelled = result.labels[seedIndex(voxel, width, height)] != 0;
+                coloured += labelled;
+                QVERIFY2(isGrey(picture.pixel(column, row)) != labelled,
+                         qPrintable(QStringLiteral("%1 view, voxel (%2, %3, %4)")
+                                        .arg(planeName(plane)).arg(voxel.x).arg(voxel.y).arg(voxel.z)));
+            }
+        QVERIFY2(coloured > 20, qPrintable(planeName(plane)));
+    }
+    // Coloured, not just tinted.
+    volume->setCrosshair(ballCentre);
+    const QImage axial = volume->slicePicture(Plane::Axial);
+    const QRgb inside = axial.pixel(ballCentre.x + 1, ballCentre.y); // not on an outline
+    QVERIFY(std::abs(qRed(inside) - qGreen(inside)) > 20 || std::abs(qGreen(inside) - qBlue(inside)) > 20);
+    // The status bar names the label and stamp of the voxel under the cursor.
+    const QPoint cursor = view(Plane::Axial)->pixelCentre(ballCentre.x, ballCentre.y).toPoint();
+    QTest::mouseMove(view(Plane::Axial), cursor);
+    auto* info = window_->findChild<QLabel*>(QStringLiteral("pixelInfo"));
+    QTRY_VERIFY2(info->text().contains(QStringLiteral("label 1  stamp 0")), qPrintable(info->text()));
+    QVERIFY2(info->text().startsWith(QStringLiteral("x 12  y 9  z 7  luma %1 (value %2)")
+                                         .arg(volume_->at(12, 9, 7)).arg(volume_->at(12, 9, 7) - shift)),
+             qPrintable(info->text()));
+}
+
+void VolumeViewTest::playbackShowsTheVoxelsOfEachIterationOnTheSlices()
+{
+    openBall();
+    showReferenceResult({ballCentre});
+    const GrowResult& result = *reference_;
+    QVERIFY(result.iterations >= 4);
+    window_->playbackPanel()->setFrame(2);
+    QCOMPARE(window_->viewState()->frame(), 2u);
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(ballCentre);
+    const VolumeSize size{width, height, depth};
+    for (Plane plane : allPlanes) {
+        const QImage picture = volume->slicePicture(plane);
+        for (int row = 0; row < picture.height(); ++row)
+            for (int column = 0; column < picture.width(); ++column) {
+                const Seed voxel = voxelAt(plane, volume->slice(plane), QPoint(column, row), size);
+                const bool shown = result.stamps[seedIndex(voxel, width, height)] <= 2;
+                QVERIFY2(isGrey(picture.pixel(column, row)) != shown,
+                         qPrintable(QStringLiteral("%1 view, voxel (%2, %3, %4)")
+                                        .arg(planeName(plane)).arg(voxel.x).arg(voxel.y).arg(voxel.z)));
+            }
+    }
+}
+
+void VolumeViewTest::theSeedTableGivesEachRegionsVoxelsAndVolume()
+{
+    openBall();
+    window_->document()->addSeed(ballCentre);
+    RunOutcome outcome;
+    outcome.request.image = volume_;
+    outcome.request.seeds = {ballCentre};
+    outcome.result = std::make_shared<GrowResult>(
+        growRegionsReference(volume_->luma, width, height, {ballCentre}, ballParams(), depth));
+    // What the window does with a run's outcome.
+    emit window_->runs()->resultChanged(outcome);
+    auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
+    QAbstractItemModel* model = table->model();
+    const uint64_t count = outcome.result->regions[0].count;
+    QCOMPARE(model->headerData(SeedTableModel::RegionSize, Qt::Horizontal).toString(), QStringLiteral("voxels"));
+    QCOMPARE(model->data(model->index(0, SeedTableModel::RegionSize)).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
+             QString::number(count));
+    const double expected = double(count) * 0.5 * 0.5 * 2.0;
+    QCOMPARE(QLocale().toDouble(model->data(model->index(0, SeedTableModel::RegionVolume)).toString()), expected);
+}
+
+void VolumeViewTest::scrollingChangesTheShownSlice()
+{
+    openBall();
+    VolumeView* volume = window_->volumeView();
+    SliceView* axial = view(Plane::Axial);
+    const int before = volume->slice(Plane::Axial);
+    // A wheel notch up: the next slice; the coronal view's crosshair follows.
+    const QPoint at = axial->pixelCentre(5, 5).toPoint();
+    QWheelEvent wheel(QPointF(at), QPointF(axial->mapToGlobal(at)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(axial, &wheel);
+    QCOMPARE(volume->slice(Plane::Axial), before + 1);
+    QCOMPARE(view(Plane::Coronal)->crosshair().y(), depth - 1 - (before + 1));
+    auto* label = window_->findChild<QLabel*>(QStringLiteral("axialSliceLabel"));
+    QVERIFY2(label->text().startsWith(QStringLiteral("z %1 / %2").arg(before + 1).arg(depth - 1)), qPrintable(label->text()));
+    QCOMPARE(window_->findChild<QSlider*>(QStringLiteral("axialSlider"))->value(), before + 1);
+    // Page Down twice: two slices back; Shift+Page Up: ten on, stopping at the last.
+    axial->setFocus();
+    QTest::keyClick(axial, Qt::Key_PageDown);
+    QTest::keyClick(axial, Qt::Key_PageDown);
+    QCOMPARE(volume->slice(Plane::Axial), before - 1);
+    QTest::keyClick(axial, Qt::Key_PageUp, Qt::ShiftModifier);
+    QCOMPARE(volume->slice(Plane::Axial), depth - 1);
+    // The slider moves the sagittal slice.
+    window_->findChild<QSlider*>(QStringLiteral("sagittalSlider"))->setValue(3);
+    QCOMPARE(volume->slice(Plane::Sagittal), 3);
+    QCOMPARE(volume->crosshair().x, 3);
+    // The picture is the slice shown: its grey follows the luma of that slice.
+    for (int z : {0, 7, depth - 1}) {
+        volume->setSlice(Plane::Axial, z);
+        const QImage picture = volume->slicePicture(Plane::Axial);
+        const std::vector<uint8_t> table = windowTable(volume->windowLevel(), 16);
+        for (QPoint pixel : {QPoint(0, 0), QPoint(12, 9), QPoint(width - 1, height - 1)})
+            QCOMPARE(qRed(picture.pixel(pixel)), int(table[volume_->at(pixel.x(), pixel.y(), z)]));
+    }
+    // What the view draws changes with it.
+    volume->setSlice(Plane::Axial, 0);
+    const QImage far = axial->grabShown();
+    volume->setSlice(Plane::Axial, ballCentre.z);
+    QVERIFY(axial->grabShown() != far);
+}
+
+void VolumeViewTest::windowAndLevelChangeTheDrawnGreyOnly()
+{
+    openBall();
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(ballCentre);
+    const std::vector<uint16_t> lumaBefore = volume_->luma;
+    // Level 1000 and width 200 in the file's values: luma 1900 black, 2100 white.
+    auto* level = window_->findChild<QDoubleSpinBox*>(QStringLiteral("windowLevelSpin"));
+    auto* widthSpin = window_->findChild<QDoubleSpinBox*>(QStringLiteral("windowWidthSpin"));
+    level->setValue(1000);
+    widthSpin->setValue(200);
+    QCOMPARE(volume->windowLevel(), (WindowLevel{2000, 200}));
+    const QImage picture = volume->slicePicture(Plane::Axial);
+    QCOMPARE(qRed(picture.pixel(0, 0)), 0);                      // background, luma about 1000
+    QCOMPARE(qRed(picture.pixel(ballCentre.x, ballCentre.y)), 255); // the ball, luma about 3000
+    const std::vector<uint8_t> table = windowTable(volume->windowLevel(), 16);
+    QCOMPARE(int(table[1900]), 0);
+    QCOMPARE(int(table[2000]), 128);
+    QCOMPARE(int(table[2100]), 255);
+    // A right-drag to the right widens the window, downwards raises the level.
+    SliceView* sagittal = view(Plane::Sagittal);
+    const QPoint start = sagittal->pixelCentre(2, 2).toPoint();
+    QTest::mousePress(sagittal, Qt::RightButton, Qt::NoModifier, start);
+    QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(40, 20)), QPointF(sagittal->mapToGlobal(start + QPoint(40, 20))),
+                     Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+    QApplication::sendEvent(sagittal, &move);
+    QTest::mouseRelease(sagittal, Qt::RightButton, Qt::NoModifier, start + QPoint(40, 20));
+    QVERIFY(volume->windowLevel().width > 200);
+    QVERIFY(volume->windowLevel().centre > 2000);
+    QVERIFY(std::abs(level->value() - (volume->windowLevel().centre - shift)) <= 0.5);
+    // Full range: every 16-bit luma; the ball is then a dark grey.
+    window_->findChild<QPushButton*>(QStringLiteral("fullWindowButton"))->click();
+    QCOMPARE(volume->windowLevel(), fullRangeWindow(16));
+    const int ball = qRed(volume->slicePicture(Plane::Axial).pixel(ballCentre.x, ballCentre.y));
+    QVERIFY2(ball > 5 && ball < 20, qPrintable(QString::number(ball)));
+    // Drawing only: the luma a run sees is untouched.
+    QVERIFY(window_->luma()->luma == lumaBefore);
+}
+
+void VolumeViewTest::aRunOnTheDefaultDeviceEqualsTheCpuReference()
+{
+    openBall();
+    auto* mode = window_->findChild<QComboBox*>(QStringLiteral("modeCombo"));
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    window_->findChild<QSpinBox*>(QStringLiteral("lowerSpin"))->setValue(200);
+    window_->findChild<QSpinBox*>(QStringLiteral("upperSpin"))->setValue(200);
+    window_->document()->addSeed(ballCentre);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QSignalSpy failed(window_.get(), &MainWindow::runFailed);
+    window_->runNow();
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() + failed.count() > 0; }, 120000));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const GrowResultPtr full = withFullMaps(window_->result());
+    QCOMPARE(full->depth, depth);
+    const GrowResult expected = growRegionsReference(volume_->luma, width, height, {ballCentre}, ballParams(), depth);
+    QVERIFY(full->labels == expected.labels);
+    QVERIFY(full->stamps == expected.stamps);
+    // And the views draw it: the ball's centre is coloured on each.
+    window_->volumeView()->setCrosshair(ballCentre);
+    for (Plane plane : allPlanes) {
+        const QPoint centre = slicePixel(plane, ballCentre, VolumeSize{width, height, depth});
+        QVERIFY(!isGrey(window_->volumeView()->slicePicture(plane).pixel(centre)));
+    }
+}
+
+void VolumeViewTest::sessionsKeepVoxelSeedsSlicesAndWindow()
+{
+    Session session;
+    session.imagePath = QStringLiteral("/data/ball.nii.gz");
+    session.seeds = {Seed{1, 2, 3}, Seed{4, 5, 0}};
+    session.params.grow.connectivity = 26;
+    session.variant = "driver=host-sync,frontier=queue,collectives=atomics";
+    session.volumeView = VolumeViewSettings{Seed{7, 8, 9}, 2000.5, 300};
+    const QByteArray json = sessionToJson(session, QString());
+    QVERIFY2(json.contains("\"volumeView\""), json.constData());
+    const Session back = sessionFromJson(json, QString(), QStringLiteral("test"));
+    QCOMPARE(back.seeds.size(), size_t(2));
+    QCOMPARE(back.seeds[0], (Seed{1, 2, 3}));
+    QCOMPARE(back.seeds[1], (Seed{4, 5, 0}));
+    QCOMPARE(back.params.grow.connectivity, 26);
+    QVERIFY(back.volumeView.has_value());
+    QCOMPARE(back.volumeView->crosshair, (Seed{7, 8, 9}));
+    QCOMPARE(back.volumeView->windowCentre, 2000.5);
+    QCOMPARE(back.volumeView->windowWidth, 300.0);
+    // An image's session has no volume view and [x, y] seeds, as before.
+    Session image = session;
+    image.volumeView.reset();
+    image.seeds = {Seed{1, 2}};
+    const QByteArray imageJson = sessionToJson(image, QString());
+    QVERIFY(!imageJson.contains("volumeView"));
+    QVERIFY(imageJson.contains("[\n            1,\n            2\n        ]"));
+    QVERIFY(!sessionFromJson(imageJson, QString(), QStringLiteral("test")).volumeView);
+
+    // The window writes its volume view into the session it saves.
+    openBall();
+    window_->document()->addSeed(Seed{2, 3, 4});
+    window_->volumeView()->setCrosshair(Seed{5, 6, 7});
+    window_->volumeView()->setWindowLevel(WindowLevel{1500, 700});
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("ball.rgx"));
+    QVERIFY(window_->saveSession(path));
+    const Session saved = readSessionFile(path);
+    QCOMPARE(saved.seeds[0], (Seed{2, 3, 4}));
+    QVERIFY(saved.volumeView.has_value());
+    QCOMPARE(saved.volumeView->crosshair, (Seed{5, 6, 7}));
+    QCOMPARE(saved.volumeView->windowCentre, 1500.0);
+    QCOMPARE(saved.volumeView->windowWidth, 700.0);
+}
+
+// Scrolling stays fluid: a slice step cuts and draws one slice of each view
+// whose slice changed, never the volume (512 x 512 x 512 with a run's full
+// maps, a gigabyte: one pass over it takes longer than many frames). The
+// bound leaves room for a loaded machine; the log gives the times.
+void VolumeViewTest::aSliceStepDrawsOnlyItsSlice()
+{
+    constexpr int side = 512, slices = 512;
+    auto volume = std::make_shared<LumaImage>();
+    volume->width = side;
+    volume->height = side;
+    volume->depth = slices;
+    volume->bitDepth = 16;
+    volume->luma.resize(size_t(side) * side * slices);
+    for (size_t i = 0; i < volume->luma.size(); ++i)
+        volume->luma[i] = uint16_t((i * 2654435761u) >> 16);
+    QVERIFY(window_->openVolume(QStringLiteral("large"), volume));
+    auto result = std::make_shared<GrowResult>();
+    result->width = side;
+    result->height = side;
+    result->depth = slices;
+    result->labels.assign(volume->luma.size(), 0);
+    result->stamps.assign(volume->luma.size(), unclassifiedStamp);
+    for (size_t i = 0; i < result->labels.size(); i += 3) {
+        result->labels[i] = 1;
+        result->stamps[i] = uint32_t(i % 50);
+    }
+    result->regions.resize(1);
+    result->iterations = 49;
+    RunOutcome outcome;
+    outcome.request.image = volume;
+    outcome.result = result;
+    window_->viewState()->showResult(outcome);
+    VolumeView* view = window_->volumeView();
+    for (Plane plane : allPlanes)
+        view->sliceView(plane)->repaint();
+    // Each plane in turn: twenty steps, each painted at once.
+    for (Plane plane : allPlanes) {
+        QElapsedTimer clock;
+        clock.start();
+        constexpr int steps = 20;
+        for (int i = 0; i < steps; ++i) {
+            view->setSlice(plane, view->slice(plane) + (i % 2 ? -3 : 5));
+            for (Plane shown : allPlanes)
+                view->sliceView(shown)->repaint();
+        }
+        const double perStep = double(clock.nsecsElapsed()) / 1e6 / steps;
+        qInfo("%s slice step: %.2f ms (cut, render and paint of three views)", qPrintable(planeName(plane)), perStep);
+        QVERIFY2(perStep < 50, qPrintable(QStringLiteral("%1 ms per step").arg(perStep)));
+    }
+}
+
+QTEST_MAIN(VolumeViewTest)
+#include "VolumeViewTest.moc"

@@ -1,0 +1,133 @@
+// A volume in the centre: its axial, coronal and sagittal slices through one
+// point (the crosshair), each a SliceView with its slider, under a bar with
+// the volume's size and spacing, the crosshair's voxel, and the window and
+// level. Each view draws only the slice it shows, cut out of the volume
+// when that slice, the run's frame or the window changes, at its own size.
+// Seeds are voxels: the views' edits come out as (x, y, z).
+#pragma once
+
+#include "Image.h"
+#include "Overlay.h"
+#include "Result.h"
+#include "Seeds.h"
+#include "VolumeSlice.h"
+#include <QImage>
+#include <QWidget>
+#include <array>
+#include <memory>
+#include <vector>
+
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+
+namespace rgx::ui {
+
+class SliceView;
+
+class VolumeView : public QWidget {
+    Q_OBJECT
+public:
+    explicit VolumeView(QWidget* parent = nullptr);
+    ~VolumeView() override;
+
+    // A new volume: the crosshair at its centre, the window automatic.
+    void setVolume(std::shared_ptr<const LumaImage> volume);
+    void clear();
+    bool hasVolume() const { return volume_ != nullptr; }
+
+    // What the views draw: a frame of a run over the volume (ViewState
+    // chooses it as for an image).
+    struct Frame {
+        GrowResultPtr result;  // null: the volume alone
+        OverlayStyle style;
+        ViewLayers layers;     // differences and reference stamps, one per voxel
+        // Drawn under the regions instead of the volume (its prefilter output); null: the volume.
+        std::shared_ptr<const std::vector<uint16_t>> luma;
+        std::shared_ptr<const void> keepAlive; // what the layers point into
+    };
+    void showFrame(const Frame& frame);
+
+    void setSeeds(const std::vector<Seed>& seeds);
+    int selectedSeed() const { return selected_; }
+    void setSelectedSeed(int index);
+    // Selects seed `index` and moves the crosshair to it.
+    void showSeed(int index);
+    void setBanner(const QString& text);
+    QString banner() const;
+
+    // The point the three slices go through; slice(plane) is its coordinate
+    // on the plane's axis.
+    Seed crosshair() const { return crosshair_; }
+    void setCrosshair(const Seed& voxel);
+    int slice(Plane plane) const { return coordinate(crosshair_, sliceAxis(plane)); }
+    void setSlice(Plane plane, int slice);
+    WindowLevel windowLevel() const { return window_; }
+    void setWindowLevel(const WindowLevel& window);
+
+    SliceView* sliceView(Plane plane) const;
+    // The slice shown in a plane, whole at one pixel per voxel, without
+    // seed markers or crosshair (tests, the overlay export).
+    QImage slicePicture(Plane plane);
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void zoomToFit();
+    void zoomActualSize();
+    void automaticWindowLevel();
+    void fullRangeWindowLevel();
+
+signals:
+    void seedAddRequested(rgx::Seed voxel);
+    void seedMoveRequested(int index, rgx::Seed from, rgx::Seed to);
+    void seedDragged(int index, rgx::Seed voxel);
+    void seedDragFinished();
+    void seedRemoveRequested(int index);
+    void seedSelected(int index);
+    // The voxel under the cursor; inside is false when the cursor left the slice.
+    void hoverVoxel(rgx::Seed voxel, bool inside);
+    void zoomChanged(double zoom);
+    void crosshairChanged(rgx::Seed voxel);
+    void windowLevelChanged(rgx::ui::WindowLevel window);
+    // A view painted: what its render and its whole paint took.
+    void painted(double renderMs, double totalMs);
+
+private:
+    struct Pane;
+    struct SliceContent;
+    void buildControls(QWidget* panel);
+    void connectPane(Pane& pane);
+    // The plane's slice, cut when what it shows changed since it was last cut.
+    const SliceContent& content(Plane plane);
+    // A new picture for a plane: its slice, the frame or the window changed.
+    void refreshPlane(Plane plane, bool newPicture = false);
+    void refreshAll();
+    void updateSeeds();
+    void updateLabels();
+    void dragWindow(int dx, int dy);
+    Pane& pane(Plane plane) { return *panes_[size_t(plane)]; }
+
+    std::shared_ptr<const LumaImage> volume_;
+    VolumeSize size_;
+    Seed crosshair_;
+    WindowLevel window_;
+    std::vector<uint8_t> table_;
+    quint64 tableSerial_ = 0;
+    Frame frame_;
+    std::vector<Seed> seeds_;
+    int selected_ = -1;
+    quint64 renderSerial_ = 0;
+    std::array<std::unique_ptr<Pane>, 3> panes_;
+
+    QLabel* banner_ = nullptr;
+    QLabel* info_ = nullptr;
+    QLabel* position_ = nullptr;
+    QDoubleSpinBox* level_ = nullptr;
+    QDoubleSpinBox* width_ = nullptr;
+    bool updating_ = false;
+};
+
+} // namespace rgx::ui
+
+Q_DECLARE_METATYPE(rgx::ui::WindowLevel)
