@@ -72,7 +72,8 @@ TEST(SeedList, EmptyEntryInTheMiddleIsAnError)
 TEST(SeedList, NonNumbersAreErrors)
 {
     EXPECT_THROW(rgx::parseSeedList("1x,20"), InputError);
-    EXPECT_THROW(rgx::parseSeedList("10,20,30"), InputError);
+    EXPECT_THROW(rgx::parseSeedList("10,20,30,40"), InputError); // x,y,z is a volume's seed
+    EXPECT_THROW(rgx::parseSeedList("10,,30"), InputError);
     EXPECT_THROW(rgx::parseSeedList("10.5,20"), InputError);
     EXPECT_THROW(rgx::parseSeedList("99999999999,20"), InputError);
 }
@@ -107,10 +108,10 @@ TEST(SeedsText, LastLineNeedsNoNewline)
 
 TEST(SeedsText, ErrorNamesOriginAndLineNumber)
 {
-    const std::string message = inputErrorOf([] { rgx::parseSeedsText("# header\n1 2\n3 4 5\n", "my.seeds"); });
+    const std::string message = inputErrorOf([] { rgx::parseSeedsText("# header\n1 2\n3 4 5 6\n", "my.seeds"); });
     EXPECT_NE(message.find("my.seeds"), std::string::npos) << message;
     EXPECT_NE(message.find("line 3"), std::string::npos) << message;
-    EXPECT_NE(message.find("'3 4 5'"), std::string::npos) << message;
+    EXPECT_NE(message.find("'3 4 5 6'"), std::string::npos) << message;
 }
 
 TEST(SeedsText, FormattedTextParsesBack)
@@ -193,7 +194,7 @@ TEST(SeedsFile, SuggestedParametersComeFromOneCommentLine)
     EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --mode sideways\n", "test"), rgx::InputError);
     EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --tolerance\n", "test"), rgx::InputError);
     EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --colour red\n", "test"), rgx::InputError);
-    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --connectivity 6\n", "test"), rgx::InputError);
+    EXPECT_THROW(rgx::parseSuggestedParameters("# parameters: --connectivity 5\n", "test"), rgx::InputError);
     // Still a comment for the seeds themselves.
     EXPECT_EQ(rgx::parseSeedsText("# parameters: --mode range\n1 2\n", "test").size(), 1u);
 }
