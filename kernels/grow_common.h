@@ -33,6 +33,14 @@ inline bool neighbour_in_use(int d, int connectivity)
     return connectivity == 6 ? (d < 4 || d == 8 || d == 9) : d < connectivity;
 }
 
+// One past the last entry of the table a connectivity uses, at most the
+// program's RGX_NEIGHBOURS: loops stop there (an image's 4 neighbours cost
+// 4 steps, not 8).
+inline int neighbour_end(int connectivity)
+{
+    return min(connectivity == 6 ? 10 : connectivity, RGX_NEIGHBOURS);
+}
+
 // Where a pixel lies: x, and its row split into y in its slice and the
 // slice z. `height` is the rows of all slices stacked (the maps' layout),
 // `slice_height` those of one slice (= height for an image).
@@ -58,9 +66,10 @@ inline voxel_t voxel_of(uint p, int width, int slice_height)
     return v;
 }
 
-// Neighbour d of v where it exists in a width x height (stacked rows)
-// volume of slices of slice_height rows: its index in *n.
-inline bool neighbour_of(voxel_t v, int d, int width, int height, int slice_height, uint* n)
+// Neighbour d of v in a width x height (stacked rows) volume of slices of
+// slice_height rows: its index, or NO_NEIGHBOUR where it does not exist.
+#define NO_NEIGHBOUR 0xFFFFFFFFu
+inline uint neighbour_index(voxel_t v, int d, int width, int height, int slice_height)
 {
     const int x = v.x + neighbour_dx[d];
     const int y = v.y + neighbour_dy[d];
@@ -68,13 +77,12 @@ inline bool neighbour_of(voxel_t v, int d, int width, int height, int slice_heig
     const int z = v.z + neighbour_dz[d];
     const bool exists = x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height &&
                         z * slice_height < height;
-    *n = exists ? ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x : 0;
+    return exists ? ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x : NO_NEIGHBOUR;
 #else
     (void)slice_height;
     const bool exists = x >= 0 && y >= 0 && x < width && y < height;
-    *n = exists ? (uint)y * (uint)width + (uint)x : 0;
+    return exists ? (uint)y * (uint)width + (uint)x : NO_NEIGHBOUR;
 #endif
-    return exists;
 }
 
 // SPEC.md mode range: L(p) within [S_k - lower, S_k + upper].

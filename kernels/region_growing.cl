@@ -325,8 +325,10 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
             uint neighbour[RGX_NEIGHBOURS];
             uint claimed = 0; // bit d: this work-item decides neighbour d
             for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
-                const bool exists = neighbour_in_use(d, connectivity) &&
-                                    neighbour_of(at_q, d, width, height, slice_height, &neighbour[d]);
+                const uint n = neighbour_in_use(d, connectivity)
+                                   ? neighbour_index(at_q, d, width, height, slice_height) : NO_NEIGHBOUR;
+                const bool exists = n != NO_NEIGHBOUR;
+                neighbour[d] = exists ? n : 0;
                 if (exists && atomic_cmpxchg(&stamps[neighbour[d]], UNCLASSIFIED, CLAIMED) == UNCLASSIFIED)
                     claimed |= 1u << d;
             }
@@ -349,23 +351,25 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 // <= i-1 whichever value the load sees.
                 uint neighbour_stamp[RGX_NEIGHBOURS];
                 uint neighbour_label[RGX_NEIGHBOURS];
-                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e) {
-                    uint n = p;
-                    const bool exists = neighbour_in_use(e, connectivity) &&
-                                        neighbour_of(at_p, e, width, height, slice_height, &n);
+                for (int e = 0; e < neighbour_end(connectivity) && !rule_all && region_total > 1; ++e) {
+                    const uint found = neighbour_in_use(e, connectivity)
+                                           ? neighbour_index(at_p, e, width, height, slice_height) : NO_NEIGHBOUR;
+                    const bool exists = found != NO_NEIGHBOUR;
+                    const uint n = exists ? found : p;
                     neighbour_stamp[e] = exists ? stamps[n] : UNCLASSIFIED;
-                    neighbour_label[e] = labels[exists ? n : p];
+                    neighbour_label[e] = labels[n];
                 }
-                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e)
+                for (int e = 0; e < neighbour_end(connectivity) && !rule_all && region_total > 1; ++e)
                     if (neighbour_stamp[e] <= iteration - 1)
                         eligible[eligible_count++] = neighbour_label[e];
 #else
                 // Elsewhere the stamps are read atomically (other work-items
                 // change them in this launch), so that the race check
                 // (Oclgrind) sees no race in a correct variant.
-                for (int e = 0; e < RGX_NEIGHBOURS && !rule_all && region_total > 1; ++e) {
-                    uint n;
-                    if (!neighbour_in_use(e, connectivity) || !neighbour_of(at_p, e, width, height, slice_height, &n))
+                for (int e = 0; e < neighbour_end(connectivity) && !rule_all && region_total > 1; ++e) {
+                    const uint n = neighbour_in_use(e, connectivity)
+                                       ? neighbour_index(at_p, e, width, height, slice_height) : NO_NEIGHBOUR;
+                    if (n == NO_NEIGHBOUR)
                         continue;
                     if (atomic_or(&stamps[n], 0u) <= iteration - 1)
                         eligible[eligible_count++] = labels[n];
@@ -495,9 +499,10 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     uint settled_mask = 0;
     bool is_candidate = false;
     if (growing && inside && own_stamp == UNCLASSIFIED) {
-        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
-            uint n;
-            if (!neighbour_in_use(d, connectivity) || !neighbour_of(at, d, width, height, slice_height, &n))
+        for (int d = 0; d < neighbour_end(connectivity); ++d) {
+            const uint n = neighbour_in_use(d, connectivity)
+                               ? neighbour_index(at, d, width, height, slice_height) : NO_NEIGHBOUR;
+            if (n == NO_NEIGHBOUR)
                 continue;
             const uint stamp = NEIGHBOUR_STAMP(d, n);
             if (stamp <= iteration - 1)
@@ -527,9 +532,10 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     if (is_candidate) {
         uint eligible[RGX_NEIGHBOURS];
         uint eligible_count = 0;
-        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
-            uint n;
-            if ((settled_mask & (1u << d)) && neighbour_of(at, d, width, height, slice_height, &n))
+        for (int d = 0; d < neighbour_end(connectivity); ++d) {
+            const uint n = (settled_mask & (1u << d)) ? neighbour_index(at, d, width, height, slice_height)
+                                                      : NO_NEIGHBOUR;
+            if (n != NO_NEIGHBOUR)
                 eligible[eligible_count++] = NEIGHBOUR_LABEL(d, n);
         }
         const uint value = luma[p];
