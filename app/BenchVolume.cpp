@@ -271,7 +271,8 @@ bool runVolumeBench(const std::vector<std::string>& arguments)
         << "variants: " << variants.size() << "; per variant a first click on a new session (the volume uploaded, "
            "the buffers made;\n"
            "  its programs built before, untimed), then "
-        << settings.repeats << " clicks on the resident session, each from the request to the maps\n"
+        << settings.repeats << (settings.repeats == 1 ? " click" : " clicks")
+        << " on the resident session, each from the request to the maps\n"
            "  in host memory (resident ms: median (min..max)); kernel ms from the profiling events; check: the first\n"
            "  and the last click against the flood fill (range, one seed: the same voxels, stamps the BFS distances)\n"
            "  or else the CPU reference\n";
