@@ -15,6 +15,7 @@
 #include "ViewState.h"
 #include "VolumeView.h"
 #include "io/Export.h"
+#include "io/VolumeFile.h"
 #include <QBuffer>
 #include <QComboBox>
 #include <QDialog>
@@ -29,13 +30,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
-
-// The volume reader (NIfTI, DICOM series, TIFF stacks, folders of slices)
-// comes with the engine's volume support; a build without it opens images only.
-#if __has_include("io/VolumeFile.h")
-#include "io/VolumeFile.h"
-#define RGX_READS_VOLUMES 1
-#endif
 
 namespace rgx::ui {
 
@@ -65,27 +59,6 @@ QString describeImage(const LumaImage& image)
         .arg(image.height)
         .arg(image.bitDepth)
         .arg(image.colour ? QStringLiteral("colour") : QStringLiteral("grey"));
-}
-
-// A volume file or folder (by its name: NIfTI, a DICOM series folder, a
-// multi-page TIFF, a folder of numbered slices).
-bool isVolume(const QString& path)
-{
-#ifdef RGX_READS_VOLUMES
-    return isVolumePath(path);
-#else
-    Q_UNUSED(path);
-    return false;
-#endif
-}
-
-std::shared_ptr<LumaImage> readVolume(const QString& path)
-{
-#ifdef RGX_READS_VOLUMES
-    return std::make_shared<LumaImage>(loadLumaVolume(path));
-#else
-    throw InputError(path.toStdString() + ": this build of RGX reads no volumes");
-#endif
 }
 
 bool isSeedsFile(const QString& path)
@@ -144,8 +117,8 @@ bool FileActions::openImage(const QString& path)
     QImage image;
     std::shared_ptr<LumaImage> luma;
     try {
-        if (isVolume(path)) {
-            luma = readVolume(path);
+        if (isVolumePath(path)) {
+            luma = std::make_shared<LumaImage>(loadLumaVolume(path));
             if (!luma->isVolume())
                 image = lumaToQImage(*luma); // one slice: an image after all
         } else if (QFileInfo(path).isDir()) {
@@ -400,7 +373,12 @@ bool FileActions::exportLabels(const QString& path)
     if (!hasResultToExport())
         return false;
     try {
-        writeLabels(path, *fullResult());
+        const GrowResultPtr full = fullResult();
+        // A volume's labels as a volume (NIfTI with its spacing, TIFF or .npy (D, H, W), by the suffix).
+        if (full->depth > 1)
+            writeVolumeFile(path, full->width, full->height, full->depth, full->labels, document_->luma()->volume);
+        else
+            writeLabels(path, *full);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export label mask"), QString::fromUtf8(error.what()));
         return false;
@@ -415,7 +393,11 @@ bool FileActions::exportStamps(const QString& path)
     if (!hasResultToExport())
         return false;
     try {
-        writeStampsNpy(path, *fullResult());
+        const GrowResultPtr full = fullResult();
+        if (full->depth > 1)
+            writeVolumeFile(path, full->width, full->height, full->depth, full->stamps, document_->luma()->volume);
+        else
+            writeStampsNpy(path, *full);
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export stamps"), QString::fromUtf8(error.what()));
         return false;
@@ -439,6 +421,13 @@ bool FileActions::exportOverlay(const QString& path)
     } catch (const std::exception& error) {
         notices_->warn(QStringLiteral("Export overlay"), QString::fromUtf8(error.what()));
         return false;
+    }
+    if (document_->isVolume() && panels_.volume) {
+        notices_->log()->info(QStringLiteral("Wrote the overlay of the axial slice z %1 as the view shows it: playback "
+                                             "iteration %2 of %3 (the masks are of the whole volume) to %4")
+                                  .arg(panels_.volume->slice(Plane::Axial)).arg(panels_.view->frame())
+                                  .arg(result_->iterations).arg(path));
+        return true;
     }
     notices_->log()->info(QStringLiteral("Wrote the overlay as the view shows it: playback iteration %1 of %2 "
                                          "(the masks are of the final result) to %3")
@@ -621,12 +610,20 @@ bool FileActions::chooseSaveSession(bool askForName)
 
 void FileActions::chooseExport(const QString& what)
 {
-    const QString suffix = what.section(QLatin1Char('-'), 1);
+    QString suffix = what.section(QLatin1Char('-'), 1);
     const QString kind = what.section(QLatin1Char('-'), 0, 0);
-    const QString base = QFileInfo(document_->imagePath()).completeBaseName();
+    QString filter = QStringLiteral("%1 files (*.%2)").arg(suffix.toUpper(), suffix);
+    // A volume's maps are volumes: NIfTI first, TIFF stacks and .npy (D, H, W) too.
+    const bool volumeMaps = document_->isVolume() && (kind == QLatin1String("labels") || kind == QLatin1String("stamps"));
+    if (volumeMaps) {
+        suffix = QStringLiteral("nii.gz");
+        filter = QStringLiteral("NIfTI (*.nii.gz *.nii);;TIFF stack (*.tif *.tiff);;NumPy (*.npy)");
+    }
+    QString base = QFileInfo(document_->imagePath()).completeBaseName();
+    if (document_->isVolume())
+        base = base.section(QLatin1Char('.'), 0, 0); // "ct.nii.gz": "ct"
     const QString suggested = QDir(dialogDirectory("export")).filePath(QStringLiteral("%1-%2.%3").arg(base, kind, suffix));
-    QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export %1").arg(kind), suggested,
-                                                QStringLiteral("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+    QString path = QFileDialog::getSaveFileName(window_, QStringLiteral("Export %1").arg(kind), suggested, filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

@@ -134,6 +134,7 @@ ParametersPanel::ParametersPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(growBox);
 
     auto* filterBox = new QGroupBox(QStringLiteral("Filters"), this);
+    filters_ = filterBox;
     auto* filters = new QFormLayout(filterBox);
     auto* prefilterRow = new QWidget(filterBox);
     auto* prefilterLayout = new QHBoxLayout(prefilterRow);
@@ -278,6 +279,9 @@ void ParametersPanel::setVolume(bool volume)
     volume_ = volume;
     fillConnectivities();
     selectData(connectivity_, offeredConnectivity(chosen));
+    filters_->setEnabled(!volume_);
+    filters_->setToolTip(volume_ ? QStringLiteral("The filters work on 2D images: a volume runs without them.")
+                                 : QString());
     updating_ = false;
     shown_ = params();
     emit changed();
@@ -307,6 +311,8 @@ PipelineParams ParametersPanel::params() const
     params.grow.rule = Rule(rule_->currentData().toInt());
     params.grow.connectivity = connectivity_->currentData().toInt();
     params.grow.maxIterations = uint32_t(iterationCap_->value());
+    if (volume_)
+        return params; // no filters: they are 2D
     params.prefilter.kind = PrefilterSpec::Kind(prefilter_->currentData().toInt());
     if (params.prefilter.kind != PrefilterSpec::Kind::None) {
         params.prefilter.size = prefilterSize_->value();

@@ -26,7 +26,9 @@ public:
     void setAutoRun(bool on);
     // The connectivities offered: 4 and 8 for an image, 6, 18 and 26 for a
     // volume (SPEC "Volumes (3D)"); the one chosen becomes its counterpart
-    // (4 and 6, 8 and 26). Not an edit: no step of undo.
+    // (4 and 6, 8 and 26). The filters are 2D: a volume runs without them
+    // (their fields keep their values for the next image). Not an edit: no
+    // step of undo.
     void setVolume(bool volume);
     bool isVolume() const { return volume_; }
 
@@ -51,6 +53,7 @@ private:
     QSpinBox* upper_;
     QComboBox* rule_;
     QComboBox* connectivity_;
+    QWidget* filters_;
     QComboBox* prefilter_;
     QSpinBox* prefilterSize_;
     QComboBox* prefilterVariant_;

@@ -114,8 +114,13 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         case Z: return seed.z;
         case Luma:
             if (image_ && seed.x >= 0 && seed.y >= 0 && seed.z >= 0 && seed.x < image_->width && seed.y < image_->height
-                && seed.z < image_->depth)
-                return int(image_->at(seed.x, seed.y, seed.z));
+                && seed.z < image_->depth) {
+                const int luma = image_->at(seed.x, seed.y, seed.z);
+                // A shifted volume's own value beside it (for CT, Hounsfield units).
+                if (role == Qt::DisplayRole && image_->volume.valueShift != 0)
+                    return QStringLiteral("%1 (%2)").arg(luma).arg(luma - image_->volume.valueShift);
+                return luma;
+            }
             return QStringLiteral("-");
         case RegionSize:
             if (hasSize(row))
@@ -126,7 +131,7 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
                 const auto& spacing = image_->volume.spacing;
                 const double voxel = spacing[0] * spacing[1] * spacing[2];
                 const double cubic = double(labelCounts_[size_t(row) + 1]) * voxel;
-                return QLocale().toString(cubic, 'f', cubic < 100 ? 2 : 1);
+                return QLocale().toString(cubic, 'f', cubic < 10 ? 2 : cubic < 1000 ? 1 : 0);
             }
             return QStringLiteral("-");
         default: break;
@@ -136,6 +141,9 @@ QVariant SeedTableModel::data(const QModelIndex& index, int role) const
         return swatch(row + 1);
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == Luma && image_ && image_->volume.valueShift != 0)
+        return QStringLiteral("Luma under the seed, and in brackets the file's own value (luma minus the value shift %1)")
+            .arg(image_->volume.valueShift);
     if (role == Qt::ToolTipRole && index.column() == RegionVolume && image_) {
         const auto& spacing = image_->volume.spacing;
         return QStringLiteral("Voxels labelled %1 times the volume of a voxel (%2 x %3 x %4 mm)")

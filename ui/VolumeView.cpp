@@ -244,6 +244,8 @@ void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
     // Stored values (luma minus the shift), with room to set a window past them.
     level_->setRange(-levels - info.valueShift, 2 * levels - info.valueShift);
     width_->setRange(1, 2 * levels);
+    level_->setValue(window_.centre - info.valueShift);
+    width_->setValue(window_.width);
     for (Plane plane : allPlanes) {
         Pane& shown = pane(plane);
         shown.slider->setRange(0, sliceCount(plane, size_) - 1);
@@ -252,13 +254,15 @@ void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
         shown.view->setSeeds({});
     }
     updating_ = false;
-    info_->setText(QStringLiteral("%1 x %2 x %3 voxels, %4-bit%5, %6 x %7 x %8 mm%9%10")
-                       .arg(size_.width).arg(size_.height).arg(size_.depth).arg(volume_->bitDepth)
-                       .arg(volume_->colour ? QStringLiteral(" (from colour)") : QString())
+    info_->setText(QStringLiteral("%1 x %2 x %3 voxels of %4 x %5 x %6 mm, %7-bit%8")
+                       .arg(size_.width).arg(size_.height).arg(size_.depth)
                        .arg(millimetres(info.spacing[0]), millimetres(info.spacing[1]), millimetres(info.spacing[2]))
-                       .arg(info.valueShift ? QStringLiteral(", value shift %1").arg(info.valueShift) : QString())
-                       .arg(info.format.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(info.format))));
-    info_->setToolTip(info_->text());
+                       .arg(volume_->bitDepth)
+                       .arg(info.valueShift ? QStringLiteral(", value shift %1").arg(info.valueShift) : QString()));
+    info_->setToolTip(QStringLiteral("%1%2%3").arg(info_->text(),
+                                                 volume_->colour ? QStringLiteral(", from colour") : QString(),
+                                                 info.format.empty() ? QString()
+                                                                     : QStringLiteral(" (%1)").arg(QString::fromStdString(info.format))));
     for (Plane plane : allPlanes)
         refreshPlane(plane, true);
     setCrosshair(crosshair_);

@@ -11,6 +11,8 @@
 #include "SliceView.h"
 #include "ViewState.h"
 #include "VolumeView.h"
+#include "io/Export.h"
+#include "io/VolumeFile.h"
 #include "reference/RegionGrowingReference.h"
 #include <QAction>
 #include <QApplication>
@@ -111,6 +113,10 @@ private slots:
     void windowAndLevelChangeTheDrawnGreyOnly();
     void aRunOnTheDefaultDeviceEqualsTheCpuReference();
     void sessionsKeepVoxelSeedsSlicesAndWindow();
+    void aVolumeFileAndItsSessionReopenWhereTheyWere();
+    void differencesFromTheReferenceShowOnTheSlices();
+    void aVolumeRunsWithoutTheTwoDimensionalFilters();
+    void aVolumesMapsExportAsVolumes();
     void aSliceStepDrawsOnlyItsSlice();
 
 private:
@@ -254,8 +260,10 @@ void VolumeViewTest::clickingTheCoronalViewMakesASeedAtThatVoxel()
     // The table shows its z; the undo stack names the voxel.
     auto* table = window_->findChild<QTableView*>(QStringLiteral("seedTable"));
     QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Z)).toInt(), 11);
-    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma)).toInt(),
-             int(volume_->at(17, 5, 11)));
+    const int luma = volume_->at(17, 5, 11);
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma), Qt::EditRole).toInt(), luma);
+    QCOMPARE(table->model()->data(table->model()->index(0, SeedTableModel::Luma)).toString(),
+             QStringLiteral("%1 (%2)").arg(luma).arg(luma - shift)); // the file's own value beside it
     QCOMPARE(window_->undoStack()->text(0), QStringLiteral("add seed 1 at (17, 5, 11)"));
     window_->undoStack()->undo();
     QVERIFY(window_->seeds().empty());
@@ -371,7 +379,8 @@ void VolumeViewTest::theSeedTableGivesEachRegionsVoxelsAndVolume()
     QCOMPARE(model->data(model->index(0, SeedTableModel::RegionSize)).toString().remove(QRegularExpression(QStringLiteral("[^0-9]"))),
              QString::number(count));
     const double expected = double(count) * 0.5 * 0.5 * 2.0;
-    QCOMPARE(QLocale().toDouble(model->data(model->index(0, SeedTableModel::RegionVolume)).toString()), expected);
+    QCOMPARE(model->data(model->index(0, SeedTableModel::RegionVolume)).toString(),
+             QLocale().toString(expected, 'f', expected < 10 ? 2 : expected < 1000 ? 1 : 0));
 }
 
 void VolumeViewTest::scrollingChangesTheShownSlice()
@@ -523,6 +532,124 @@ void VolumeViewTest::sessionsKeepVoxelSeedsSlicesAndWindow()
     QCOMPARE(saved.volumeView->crosshair, (Seed{5, 6, 7}));
     QCOMPARE(saved.volumeView->windowCentre, 1500.0);
     QCOMPARE(saved.volumeView->windowWidth, 700.0);
+}
+
+void VolumeViewTest::aVolumeFileAndItsSessionReopenWhereTheyWere()
+{
+    QTemporaryDir folder;
+    const QString file = folder.filePath(QStringLiteral("ball.nii.gz"));
+    const std::shared_ptr<LumaImage> ball = ballVolume();
+    writeVolumeNifti(file, width, height, depth, ball->luma, ball->volume);
+    QVERIFY(window_->openImage(file)); // File > Open takes volumes
+    QVERIFY(window_->document()->isVolume());
+    QCOMPARE(window_->luma()->depth, depth);
+    QVERIFY(window_->luma()->luma == ball->luma);
+    VolumeView* volume = window_->volumeView();
+    window_->document()->addSeed(Seed{4, 5, 6});
+    volume->setCrosshair(Seed{3, 14, 2});
+    volume->setWindowLevel(WindowLevel{1800, 900});
+    const QString session = folder.filePath(QStringLiteral("ball.rgx"));
+    QVERIFY(window_->saveSession(session));
+
+    window_.reset();
+    init();
+    QVERIFY(window_->openSession(session));
+    volume = window_->volumeView();
+    QCOMPARE(window_->seeds().size(), size_t(1));
+    QCOMPARE(window_->seeds()[0], (Seed{4, 5, 6}));
+    QCOMPARE(volume->crosshair(), (Seed{3, 14, 2}));
+    QCOMPARE(volume->slice(Plane::Axial), 2);
+    QCOMPARE(volume->windowLevel(), (WindowLevel{1800, 900}));
+    QCOMPARE(window_->findChild<QDoubleSpinBox*>(QStringLiteral("windowWidthSpin"))->value(), 900.0);
+}
+
+void VolumeViewTest::differencesFromTheReferenceShowOnTheSlices()
+{
+    openBall();
+    showReferenceResult({ballCentre});
+    // A result one voxel off the reference, at a voxel of the ball.
+    auto wrong = std::make_shared<GrowResult>(*reference_);
+    const Seed off{10, 8, 6};
+    const size_t voxel = seedIndex(off, width, height);
+    QVERIFY(wrong->labels[voxel] == 1);
+    wrong->labels[voxel] = 0;
+    wrong->stamps[voxel] = unclassifiedStamp;
+    RunOutcome outcome;
+    outcome.request.image = volume_;
+    outcome.request.seeds = {ballCentre};
+    outcome.result = wrong;
+    outcome.reference = reference_;
+    outcome.diff = std::make_shared<ResultDiff>(compareResults(*reference_, *wrong));
+    QCOMPARE(outcome.diff->differingPixels, uint64_t(1));
+    window_->setCorruptionView(true);
+    window_->viewState()->showResult(outcome);
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(off);
+    const auto magenta = [](QRgb colour) { return qRed(colour) >= 191 && qBlue(colour) >= 191 && qGreen(colour) < 64; };
+    const VolumeSize size{width, height, depth};
+    for (Plane plane : allPlanes) {
+        const QImage picture = volume->slicePicture(plane);
+        const QPoint at = slicePixel(plane, off, size);
+        QVERIFY2(magenta(picture.pixel(at)), qPrintable(planeName(plane)));
+        QVERIFY2(!magenta(picture.pixel(at + QPoint(1, 0))), qPrintable(planeName(plane)));
+    }
+    // A slice that misses the voxel shows no difference.
+    volume->setSlice(Plane::Axial, off.z + 1);
+    const QImage other = volume->slicePicture(Plane::Axial);
+    QVERIFY(!magenta(other.pixel(off.x, off.y)));
+}
+
+void VolumeViewTest::aVolumeRunsWithoutTheTwoDimensionalFilters()
+{
+    PipelineParams filtered = window_->parametersPanel()->params();
+    filtered.prefilter.kind = PrefilterSpec::Kind::BoxMean;
+    filtered.prefilter.size = 5;
+    filtered.postfilter.enabled = true;
+    window_->parametersPanel()->setParams(filtered);
+    openBall();
+    const PipelineParams params = window_->parametersPanel()->params();
+    QCOMPARE(params.prefilter.kind, PrefilterSpec::Kind::None);
+    QVERIFY(!params.postfilter.enabled);
+    QVERIFY(!window_->findChild<QComboBox*>(QStringLiteral("prefilterCombo"))->isEnabled());
+    // An image gets them back as they were.
+    QImage image(30, 20, QImage::Format_Grayscale8);
+    image.fill(90);
+    QTemporaryDir folder;
+    QVERIFY(image.save(folder.filePath(QStringLiteral("flat.png"))));
+    QVERIFY(window_->openImage(folder.filePath(QStringLiteral("flat.png"))));
+    QCOMPARE(window_->parametersPanel()->params().prefilter.kind, PrefilterSpec::Kind::BoxMean);
+    QVERIFY(window_->parametersPanel()->params().postfilter.enabled);
+}
+
+void VolumeViewTest::aVolumesMapsExportAsVolumes()
+{
+    openBall();
+    window_->document()->addSeed(ballCentre);
+    RunOutcome outcome;
+    outcome.request.image = volume_;
+    outcome.request.seeds = {ballCentre};
+    const auto result = std::make_shared<GrowResult>(
+        growRegionsReference(volume_->luma, width, height, {ballCentre}, ballParams(), depth));
+    outcome.result = result;
+    emit window_->runs()->resultChanged(outcome);
+    QTemporaryDir folder;
+    // Labels as NIfTI with the volume's spacing; stamps as .npy (D, H, W).
+    const QString labels = folder.filePath(QStringLiteral("ball-labels.nii.gz"));
+    QVERIFY2(window_->exportLabels(labels), qPrintable(window_->lastNotice()));
+    const LumaImage read = loadLumaVolume(labels);
+    QCOMPARE(read.depth, depth);
+    QCOMPARE(read.volume.spacing[2], 2.0);
+    QVERIFY(std::equal(read.luma.begin(), read.luma.end(), result->labels.begin(), result->labels.end()));
+    const QString stamps = folder.filePath(QStringLiteral("ball-stamps.npy"));
+    QVERIFY2(window_->exportStamps(stamps), qPrintable(window_->lastNotice()));
+    int w = 0, h = 0, d = 0;
+    const std::vector<uint32_t> back = readNpy(stamps, &w, &h, &d);
+    QCOMPARE(d, depth);
+    QVERIFY(back == result->stamps);
+    // The overlay: the axial slice as the view shows it.
+    const QString overlay = folder.filePath(QStringLiteral("ball-overlay.png"));
+    QVERIFY(window_->exportOverlay(overlay));
+    QCOMPARE(QImage(overlay).size(), QSize(width, height));
 }
 
 // Scrolling stays fluid: a slice step cuts and draws one slice of each view
