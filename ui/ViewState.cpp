@@ -122,12 +122,15 @@ void ViewState::updateDiffLabel()
     else if (!diff_)
         label = QStringLiteral("Computing the CPU reference...");
     else if (diff_->differingPixels == 0)
-        label = QStringLiteral("Identical to the CPU reference: no pixel differs.");
+        label = document_->isVolume() ? QStringLiteral("Identical to the CPU reference: no voxel differs.")
+                                      : QStringLiteral("Identical to the CPU reference: no pixel differs.");
     else {
         const double share = 100.0 * double(diff_->differingPixels) / double(std::max<size_t>(1, diff_->mask.size()));
-        label = QStringLiteral("%1 pixels differ from the CPU reference (%2 % of the image); first at iteration %3.")
+        label = QStringLiteral("%1 %2 differ from the CPU reference (%3 % of the %4); first at iteration %5.")
                     .arg(formatCount(diff_->differingPixels))
+                    .arg(document_->isVolume() ? QStringLiteral("voxels") : QStringLiteral("pixels"))
                     .arg(share, 0, 'f', share < 0.01 ? 4 : 2)
+                    .arg(document_->isVolume() ? QStringLiteral("volume") : QStringLiteral("image"))
                     .arg(diff_->firstDifferingIteration);
     }
     playback_->setDiffText(label);

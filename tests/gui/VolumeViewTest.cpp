@@ -583,6 +583,8 @@ void VolumeViewTest::differencesFromTheReferenceShowOnTheSlices()
     QCOMPARE(outcome.diff->differingPixels, uint64_t(1));
     window_->setCorruptionView(true);
     window_->viewState()->showResult(outcome);
+    const QString line = window_->playbackPanel()->findChild<QLabel*>(QStringLiteral("diffLabel"))->text();
+    QVERIFY2(line.startsWith(QStringLiteral("1 voxels differ from the CPU reference")), qPrintable(line));
     VolumeView* volume = window_->volumeView();
     volume->setCrosshair(off);
     const auto magenta = [](QRgb colour) { return qRed(colour) >= 191 && qBlue(colour) >= 191 && qGreen(colour) < 64; };
