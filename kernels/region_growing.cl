@@ -59,6 +59,10 @@
 #ifndef RGX_SPECULATIVE_READS
 #define RGX_SPECULATIVE_READS 0
 #endif
+// 1 on NVIDIA's GPUs: a neighbour's stamp is loaded before it is claimed.
+#ifndef RGX_PRE_READ
+#define RGX_PRE_READ 0
+#endif
 
 // A pixel some work-item is deciding on right now: still unclassified for
 // everyone else, and never claimed twice.
@@ -329,7 +333,16 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                                    ? neighbour_index(at_q, d, width, height, slice_height) : NO_NEIGHBOUR;
                 const bool exists = n != NO_NEIGHBOUR;
                 neighbour[d] = exists ? n : 0;
-                if (exists && atomic_cmpxchg(&stamps[neighbour[d]], UNCLASSIFIED, CLAIMED) == UNCLASSIFIED)
+#if RGX_PRE_READ
+                // A plain load first (NVIDIA's GPUs): most neighbours of a
+                // frontier pixel are settled already, and a load costs the
+                // L2 cache less than a compare-and-swap. A stale
+                // "unclassified" only leads to the swap, which decides.
+                const bool open = exists && stamps[neighbour[d]] == UNCLASSIFIED;
+#else
+                const bool open = exists;
+#endif
+                if (open && atomic_cmpxchg(&stamps[neighbour[d]], UNCLASSIFIED, CLAIMED) == UNCLASSIFIED)
                     claimed |= 1u << d;
             }
             for (int d = 0; d < RGX_NEIGHBOURS; ++d) {

@@ -345,3 +345,29 @@ TEST(VolumeSpeculativeReads, TheGpusNeighbourLoadsEqualTheReference)
     }
     unsetenv("RGX_TEST_SPECULATIVE_READS");
 }
+
+TEST(VolumePreRead, ClaimsAfterAPlainLoadEqualTheReference)
+{
+    // NVIDIA's GPUs read a neighbour's stamp before they claim it in
+    // volumes (GrowPrograms.cpp, RGX_PRE_READ); the hook builds that path on
+    // every device, with the speculative loads it goes with there.
+    setenv("RGX_PRE_READ", "1", 1);
+    setenv("RGX_TEST_SPECULATIVE_READS", "1", 1);
+    const LumaImage volume = test::randomVolume(41, 33, 27, false, 21);
+    const std::vector<Seed> seeds = test::randomVoxelSeeds(41, 33, 27, 9, 21);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const Mode mode : {Mode::Competitive, Mode::Range}) {
+            PipelineParams params;
+            params.grow.mode = mode;
+            params.grow.connectivity = 18;
+            params.grow.lower = params.grow.upper = 40;
+            const GrowResultPtr expected = runReferencePipeline(volume, seeds, params);
+            const GrowVariant variant = parseVariant("driver=host-batched,frontier=queue,collectives=atomics");
+            const GrowResultPtr actual = runDevicePipeline(device, volume, seeds, params, variant);
+            EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " " << modeName(mode);
+        }
+    }
+    unsetenv("RGX_PRE_READ");
+    unsetenv("RGX_TEST_SPECULATIVE_READS");
+}

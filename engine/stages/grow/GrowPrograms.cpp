@@ -42,6 +42,14 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
     const char* speculative = std::getenv("RGX_TEST_SPECULATIVE_READS");
     if ((device.type == "GPU" && device.isNvidia()) || (speculative && std::atoi(speculative) > 0))
         options << " -DRGX_SPECULATIVE_READS=1";
+    // In volumes the same GPUs load a neighbour's stamp before they claim
+    // it (H200, 512^3: whole volume 55.4 -> 52.8 ms of kernel time, 64 seeds
+    // 72.1 -> 65.4); in images that cost 4096² with 64 seeds in mode range
+    // 5 % (61.7 -> 64.7 ms), so images claim straight away. RGX_PRE_READ=0
+    // or 1 overrides it on any device (the bench's A/B, tests).
+    const char* preRead = std::getenv("RGX_PRE_READ");
+    if (preRead ? std::atoi(preRead) > 0 : (geometry.volume && device.type == "GPU" && device.isNvidia()))
+        options << " -DRGX_PRE_READ=1";
     if (deviceEnqueue)
         options << " -DRGX_DEVICE_ENQUEUE=1 -DRGX_FRONTIER_SWEEP=" << (variant.frontier == Frontier::Sweep ? 1 : 0);
     return options.str();
