@@ -56,8 +56,14 @@ if [[ -f $completions ]]; then
     [[ $(complete_line rgx-cli segment --mo) == --mode ]] || fail "segment --mo<TAB> does not give --mode"
     [[ $(complete_line rgx-cli segment --mode r) == range ]] || fail "--mode r<TAB> does not give range"
     [[ $(complete_line rgx-cli bench --inter) == --interactive ]] || fail "bench --inter<TAB>"
+    # Volumes: their connectivities, and bench --volume's options and values.
+    [[ $(complete_line rgx-cli segment --connectivity 2) == 26 ]] || fail "segment --connectivity 2<TAB> does not give 26"
+    [[ $(complete_line rgx-cli bench --volume --connectivity "") == "6 18 26" ]] ||
+        fail "bench --volume --connectivity <TAB> does not give 6 18 26"
+    [[ $(complete_line rgx-cli bench --vol) == --volume ]] || fail "bench --vol<TAB> does not give --volume"
+    [[ $(complete_line rgx-cli bench --volume --cpu-reference n) == never ]] || fail "--cpu-reference n<TAB>"
     [[ $(complete_line rgx-cli lab "") == binary-search ]] || fail "lab <TAB> does not give binary-search"
-    echo "bash completion: commands, options and values complete as typed"
+    echo "bash completion: commands, options and values complete as typed, volumes' too"
 else
     echo "bash completion: $completions not installed, completion not run"
 fi
