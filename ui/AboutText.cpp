@@ -25,12 +25,25 @@ const std::vector<Credit> software = {
      "Intel End User License Agreement for Developer Tools"},
     {"Oclgrind", "finds data races and barrier divergence", "BSD-3-Clause"},
     {"OpenCV", "cv::floodFill, a baseline of rgx-cli bench", "Apache-2.0"},
+    {"nifti_clib", "reads and writes NIfTI volumes (.nii, .nii.gz)", "public domain"},
+    {"GDCM (Grassroots DICOM)", "reads DICOM series", "BSD-3-Clause"},
+    {"libtiff", "reads and writes multi-page TIFF volumes", "libtiff licence, BSD-like"},
+    {"zlib", "the gzip streams of .nii.gz", "Zlib"},
 };
 
 const std::vector<Credit> samples = {
     {"coins.png", "Greek coins from Pompeii, from the Brooklyn Museum Collection",
      "no known copyright restrictions"},
     {"astronaut.png", "the astronaut Eileen Collins, a NASA photograph", "public domain"},
+};
+
+const std::vector<Credit> sampleVolumes = {
+    {"mni_icbm152_t1_tal_nlin_sym_09a_converted.nii.gz",
+     "the MNI ICBM 2009a nonlinear symmetric T1 brain template, Copyright (C) 1993-2009 Louis Collins, "
+     "McConnell Brain Imaging Centre, Montreal Neurological Institute, McGill University; from nilearn's data",
+     "MNI licence: use, copy, modify and distribute with this notice"},
+    {"dicom-ct-series", "a CT series of five 16 x 16 slices from pydicom's test data (pcir.org's image sets, downsized)",
+     "MIT, Copyright (c) 2008-2020 Darcy Mason and pydicom contributors"},
 };
 
 QString listOf(const std::vector<Credit>& credits)
@@ -54,8 +67,9 @@ QString aboutText()
                           "text is the file LICENSE of the source; an installed RGX names it in "
                           "/usr/share/doc/rgx/copyright.</p>"
                           "<p>RGX builds on:</p>%2"
-                          "<p>The sample images come from scikit-image's test data:</p>%3")
-        .arg(QStringLiteral(RGX_VERSION), listOf(software), listOf(samples));
+                          "<p>The sample images come from scikit-image's test data:</p>%3"
+                          "<p>The sample volumes (their licences in full in /usr/share/doc/rgx/copyright):</p>%4")
+        .arg(QStringLiteral(RGX_VERSION), listOf(software), listOf(samples), listOf(sampleVolumes));
 }
 
 } // namespace rgx::ui

@@ -1732,6 +1732,13 @@ void ExplorerTest::theAboutBoxNamesTheLicenceAndTheCredits()
         {"OpenCV", "Apache-2.0"},
         {"coins.png", "no known copyright restrictions"},
         {"astronaut.png", "public domain"},
+        // The volume libraries and the sample volumes.
+        {"nifti_clib", "public domain"},
+        {"GDCM", "BSD-3-Clause"},
+        {"libtiff", "libtiff licence"},
+        {"zlib", "Zlib"},
+        {"mni_icbm152_t1_tal_nlin_sym_09a_converted.nii.gz", "MNI licence"},
+        {"dicom-ct-series", "MIT"},
     };
     for (const auto& [name, licence] : credits) {
         const int at = shown.indexOf(QLatin1String(name));
@@ -1741,6 +1748,8 @@ void ExplorerTest::theAboutBoxNamesTheLicenceAndTheCredits()
         QVERIFY2(line.contains(QLatin1String(licence)), qPrintable(line));
     }
     QVERIFY2(shown.contains(QStringLiteral("scikit-image")), qPrintable(shown));
+    for (const char* source : {"Louis Collins", "McGill University", "nilearn", "pydicom", "Darcy Mason"})
+        QVERIFY2(shown.contains(QLatin1String(source)), source);
 }
 
 QTEST_MAIN(ExplorerTest)
