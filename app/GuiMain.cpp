@@ -58,7 +58,7 @@ int main(int argc, char* argv[])
     const QCommandLineOption variant(QStringLiteral("variant"),
                                      QStringLiteral("Variant: driver=..,frontier=..,collectives=..,tile=.."),
                                      QStringLiteral("V"));
-    const QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open a bundled sample (coins, astronaut)."),
+    const QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open a bundled sample: coins, astronaut, or the volumes mni (a brain) and dicom (a CT series)."),
                                     QStringLiteral("NAME"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run once the devices are listed."));
     const QCommandLineOption differences(QStringLiteral("show-differences"),
@@ -119,7 +119,9 @@ int main(int argc, char* argv[])
         }
     } else if (parser.isSet(sample)) {
         opened = window.openSample(parser.value(sample));
-        running = opened; // a sample runs as soon as it is open
+        // A sample with seeds runs as soon as it is open; one without (the
+        // CT series) waits for clicks (and --screenshot does not wait for a run).
+        running = opened && !window.seeds().empty();
     }
 
     // The second run of --compare starts when the first is done.

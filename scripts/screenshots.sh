@@ -2,14 +2,17 @@
 # Retakes the screenshots of README.md and docs/screenshots/ under Xvfb,
 # each with the command shown here, from a build in build/ (scripts/build.sh).
 # Look at every one afterwards: a picture nobody can read is a bug.
+# Usage: screenshots.sh [FILE.png...]  (only those, e.g. volume-mni-brain.png)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 out=docs/screenshots
 rgx=build/app/rgx
+only=" $* "
 shoot() { # FILE ARGS...
     local file=$1
     shift
+    [[ $only == "  " || $only == *" $file "* ]] || return 0
     QT_QPA_PLATFORM=xcb xvfb-run --auto-servernum -s "-screen 0 1600x1000x24" \
         "$rgx" --no-settings "$@" --screenshot "$out/$file" 2>&1 | grep -v XDG_RUNTIME_DIR || true
     [[ -s $out/$file ]] || { echo "screenshots: $file was not written" >&2; exit 1; }
@@ -35,4 +38,7 @@ shoot fusion-vs-host-sync.png --sample astronaut --device intel --run --chart pe
     --compare driver=host-batched,frontier=queue,collectives=local,fusion=grid-barrier
 # The binary-search lab.
 shoot binary-search-lab.png --lab host-batched
+# A volume: the bundled MNI brain template in its three slice views, the white
+# matter grown in 3D from the seed of its seeds file (range 15/57, 26-connected).
+shoot volume-mni-brain.png --sample mni
 echo "screenshots: written to $out"

@@ -175,7 +175,8 @@ bool FileActions::openSample(const QString& name)
     if (!openImage(sample.imagePath))
         return false;
     if (sample.seedsPath.isEmpty()) {
-        notices_->log()->warning(QStringLiteral("Sample %1 has no seed file: click on the image to add seeds.").arg(sample.title));
+        notices_->log()->warning(QStringLiteral("Sample %1 has no seed file: click on %2 to add seeds.")
+                                     .arg(sample.title, sample.volume ? QStringLiteral("a slice") : QStringLiteral("the image")));
         return true;
     }
     try {
@@ -662,7 +663,11 @@ void FileActions::chooseExportChart()
 
 void FileActions::fillSampleMenu(QMenu* menu)
 {
+    bool volumes = false;
     for (const Sample& sample : bundledSamples()) {
+        if (sample.volume && !volumes && !menu->isEmpty())
+            menu->addSeparator(); // the images above, the volumes below
+        volumes = volumes || sample.volume;
         QAction* action = menu->addAction(sample.title, this, [this, name = sample.name] {
             if (mayDiscardSeeds(QStringLiteral("opening the sample")))
                 openSample(name);

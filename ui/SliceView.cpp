@@ -5,6 +5,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,12 @@ void SliceView::setCrosshair(QPoint pixel)
     update();
 }
 
+void SliceView::setEdgeLetters(const EdgeLetters& letters)
+{
+    edgeLetters_ = letters;
+    update();
+}
+
 void SliceView::paintOverPicture(QPainter& painter)
 {
     const QSize size = imageSize();
@@ -73,6 +80,41 @@ void SliceView::paintOverPicture(QPainter& painter)
     painter.setPen(QPen(row, 1));
     painter.drawLine(QPointF(first.x(), centre.y()), QPointF(centre.x() - gap, centre.y()));
     painter.drawLine(QPointF(centre.x() + gap, centre.y()), QPointF(last.x(), centre.y()));
+    painter.restore();
+    if (!edgeLetters_.isEmpty())
+        paintEdgeLetters(painter, QRectF(first, last));
+}
+
+// Each letter inside the picture at the middle of its edge (or of the view's,
+// when the picture is zoomed past it), light on a dark outline so that it
+// reads on black background and on bright tissue alike.
+void SliceView::paintEdgeLetters(QPainter& painter, const QRectF& picture)
+{
+    const QRectF shown = picture.intersected(QRectF(rect()));
+    if (shown.width() < 40 || shown.height() < 40)
+        return;
+    painter.save();
+    QFont font = painter.font();
+    font.setBold(true);
+    font.setPointSizeF(std::max(8.0, font.pointSizeF()));
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    const double margin = 4;
+    const double height = metrics.height();
+    const auto draw = [&](const QString& letter, QPointF centre) {
+        const double width = metrics.horizontalAdvance(letter);
+        QPainterPath path;
+        path.addText(centre.x() - width / 2, centre.y() + metrics.ascent() - height / 2, font, letter);
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.strokePath(path, QPen(QColor(0, 0, 0, 200), 3));
+        painter.fillPath(path, QColor(255, 255, 210));
+    };
+    const QPointF middle = shown.center();
+    const double side = metrics.horizontalAdvance(QStringLiteral("M")) / 2 + margin;
+    draw(edgeLetters_.left, QPointF(shown.left() + side, middle.y()));
+    draw(edgeLetters_.right, QPointF(shown.right() - side, middle.y()));
+    draw(edgeLetters_.top, QPointF(middle.x(), shown.top() + height / 2 + margin));
+    draw(edgeLetters_.bottom, QPointF(middle.x(), shown.bottom() - height / 2 - margin));
     painter.restore();
 }
 

@@ -2,7 +2,8 @@
 // seed markers (those on the slice shown), with voxels in their true
 // proportions, the crosshair where the other two planes cut this one, the
 // wheel and Page Up/Down stepping through slices, Shift+click moving the
-// crosshair, and a right-drag setting window and level as medical viewers do.
+// crosshair, a right-drag setting window and level as medical viewers do,
+// and the patient's sides (R/L, A/P, S/I) at the picture's edges.
 #pragma once
 
 #include "ImageView.h"
@@ -20,6 +21,9 @@ public:
     // The slice pixel the crosshair's lines cross at.
     void setCrosshair(QPoint pixel);
     QPoint crosshair() const { return crosshair_; }
+    // The patient's sides at the picture's edges (empty: none drawn).
+    void setEdgeLetters(const EdgeLetters& letters);
+    const EdgeLetters& edgeLetters() const { return edgeLetters_; }
     // The colour that marks a plane: its view's title and its crosshair line.
     static QColor planeColour(Plane plane);
 
@@ -40,9 +44,12 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
+    void paintEdgeLetters(QPainter& painter, const QRectF& picture);
+
     enum class Drag { None, Crosshair, Window };
     Plane plane_;
     QPoint crosshair_;
+    EdgeLetters edgeLetters_;
     Drag drag_ = Drag::None;
     QPoint lastPosition_;
     QPoint pressPosition_;

@@ -3,6 +3,7 @@
 #include "VolumeSlice.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <future>
@@ -57,6 +58,31 @@ int sliceAxis(Plane plane)
     case Plane::Sagittal: return 0;
     }
     return 2;
+}
+
+EdgeLetters edgeLetters(Plane plane, const VolumeInfo& info)
+{
+    if (!info.hasOrientation)
+        return {};
+    // The side voxel axis `axis` points towards (`sign` -1: away from): the
+    // largest world component of its column of toWorld.
+    const auto side = [&info](int axis, int sign) {
+        const std::array<double, 3> direction{info.toWorld[size_t(axis)], info.toWorld[size_t(4 + axis)],
+                                              info.toWorld[size_t(8 + axis)]};
+        int largest = 0;
+        for (int k = 1; k < 3; ++k)
+            if (std::abs(direction[size_t(k)]) > std::abs(direction[size_t(largest)]))
+                largest = k;
+        const bool towards = (direction[size_t(largest)] >= 0) == (sign > 0);
+        static const char* const letters[3][2] = {{"L", "R"}, {"P", "A"}, {"I", "S"}};
+        return QString::fromLatin1(letters[largest][towards ? 1 : 0]);
+    };
+    // Columns run along the first axis; rows down y (axial) or down from the
+    // last slice (coronal, sagittal: -z).
+    const int columns = plane == Plane::Sagittal ? 1 : 0;
+    const int rows = plane == Plane::Axial ? 1 : 2;
+    const int down = plane == Plane::Axial ? 1 : -1;
+    return EdgeLetters{side(columns, -1), side(columns, 1), side(rows, -down), side(rows, down)};
 }
 
 int coordinate(const Seed& voxel, int axis) { return axis == 0 ? voxel.x : axis == 1 ? voxel.y : voxel.z; }

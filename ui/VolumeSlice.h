@@ -42,6 +42,17 @@ int sliceCount(Plane plane, VolumeSize size);
 QSize sliceSize(Plane plane, VolumeSize size);
 // Millimetres between a slice's columns and between its rows.
 QSizeF pixelSpacing(Plane plane, const VolumeInfo& info);
+
+// The patient's side at each edge of a slice: R or L, A or P, S or I, the
+// one the voxel axis points most towards in the file's orientation (RAS).
+// Slices keep the voxel order, so a NIfTI file stored in RAS shows its axial
+// slices with A at the bottom and a DICOM series with A at the top: the
+// letters say which. All empty where the file gives no orientation.
+struct EdgeLetters {
+    QString left, right, top, bottom;
+    bool isEmpty() const { return left.isEmpty(); }
+};
+EdgeLetters edgeLetters(Plane plane, const VolumeInfo& info);
 // The voxel under slice pixel `pixel` of slice `slice`, and back.
 Seed voxelAt(Plane plane, int slice, QPoint pixel, VolumeSize size);
 QPoint slicePixel(Plane plane, const Seed& voxel, VolumeSize size);

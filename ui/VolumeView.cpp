@@ -122,13 +122,13 @@ VolumeView::VolumeView(QWidget* parent) : QWidget(parent)
 VolumeView::~VolumeView() = default;
 
 // Two rows above the views, whose height never changes with their text: the
-// volume and the crosshair's voxel; the window and level.
+// volume's facts, the whole width for them (a CT's spacing and value shift
+// are long); the window and level, and the crosshair's voxel after them.
 void VolumeView::buildControls(QWidget* panel)
 {
     auto* rows = new QVBoxLayout(panel);
     rows->setContentsMargins(6, 2, 6, 2);
     rows->setSpacing(2);
-    auto* facts = new QHBoxLayout;
     info_ = new QLabel(panel);
     info_->setObjectName(QStringLiteral("volumeInfo"));
     info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -138,9 +138,7 @@ void VolumeView::buildControls(QWidget* panel)
     position_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     position_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     position_->setToolTip(QStringLiteral("The voxel where the three slices cross (Shift+click on a view moves it)"));
-    facts->addWidget(info_, 3);
-    facts->addWidget(position_, 2);
-    rows->addLayout(facts);
+    rows->addWidget(info_);
 
     auto* window = new QHBoxLayout;
     level_ = new QDoubleSpinBox(panel);
@@ -165,7 +163,8 @@ void VolumeView::buildControls(QWidget* panel)
     window->addWidget(width_);
     window->addWidget(automatic);
     window->addWidget(full);
-    window->addStretch(1);
+    window->addSpacing(12);
+    window->addWidget(position_, 1);
     rows->addLayout(window);
 
     connect(automatic, &QPushButton::clicked, this, &VolumeView::automaticWindowLevel);
@@ -251,6 +250,7 @@ void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
         shown.slider->setRange(0, sliceCount(plane, size_) - 1);
         const QSizeF spacing = pixelSpacing(plane, info);
         shown.view->setPixelAspect(spacing.width() > 0 && spacing.height() > 0 ? spacing.height() / spacing.width() : 1.0);
+        shown.view->setEdgeLetters(edgeLetters(plane, info));
         shown.view->setSeeds({});
     }
     updating_ = false;
@@ -280,6 +280,7 @@ void VolumeView::clear()
     for (auto& pane : panes_) {
         pane->content.reset();
         pane->view->clear();
+        pane->view->setEdgeLetters({});
     }
     updateLabels();
 }

@@ -174,6 +174,11 @@ TEST(SeedsFile, SampleSeedsFilesAreValid)
     const Seeds astronaut = rgx::readSeedsFile(RGX_SAMPLES_DIR "/astronaut.seeds");
     EXPECT_GE(astronaut.size(), 2u);
     EXPECT_NO_THROW(rgx::validateSeeds(astronaut, 512, 512));
+    // The MNI template's seed is a voxel of its 197 x 233 x 189.
+    const Seeds brain = rgx::readSeedsFile(RGX_SAMPLES_DIR "/mni_icbm152_t1_tal_nlin_sym_09a_converted.seeds");
+    ASSERT_EQ(brain.size(), 1u);
+    EXPECT_EQ(brain[0], (rgx::Seed{98, 116, 94}));
+    EXPECT_NO_THROW(rgx::validateSeeds(brain, 197, 233, 189));
 }
 
 TEST(SeedsFile, SuggestedParametersComeFromOneCommentLine)
@@ -240,6 +245,13 @@ TEST(SeedsFile, TheSamplesSuggestTheirModes)
     const auto astronaut = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/astronaut.seeds");
     ASSERT_TRUE(astronaut.has_value());
     EXPECT_EQ(rgx::applyParameters({}, *astronaut).grow.mode, rgx::Mode::Competitive);
+    const auto brain = rgx::readSuggestedParameters(RGX_SAMPLES_DIR "/mni_icbm152_t1_tal_nlin_sym_09a_converted.seeds");
+    ASSERT_TRUE(brain.has_value());
+    const rgx::GrowParams brainParams = rgx::applyParameters({}, *brain).grow;
+    EXPECT_EQ(brainParams.mode, rgx::Mode::Range);
+    EXPECT_EQ(brainParams.lower, 15u);
+    EXPECT_EQ(brainParams.upper, 57u);
+    EXPECT_EQ(brainParams.connectivity, 26);
 }
 
 TEST(ValidateSeeds, AcceptsSeedsInsideTheImage)

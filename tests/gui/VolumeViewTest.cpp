@@ -3,6 +3,7 @@
 // anisotropic voxels); results from the CPU reference (SPEC's ground truth)
 // or from a run on the default device (PoCL).
 #include "Document.h"
+#include "LogPanel.h"
 #include "MainWindow.h"
 #include "ParametersPanel.h"
 #include "PlaybackPanel.h"
@@ -21,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -118,9 +120,15 @@ private slots:
     void aVolumeRunsWithoutTheTwoDimensionalFilters();
     void aVolumesMapsExportAsVolumes();
     void aSliceStepDrawsOnlyItsSlice();
+    void theBrainTemplateSampleOpensInThreeViewsAndRunsItsSeed();
+    void theCtSeriesSampleOpensInThreeViews();
+    void theViewsNameThePatientsSidesAtTheirEdges();
 
 private:
     void openBall();
+    void useTheBuildTreesSamples();
+    QAction* sampleAction(const char* name) const;
+    void verifyThreeViewsOf(VolumeSize size) const;
     void showReferenceResult(const std::vector<Seed>& seeds);
     SliceView* view(Plane plane) const { return window_->volumeView()->sliceView(plane); }
 
@@ -149,6 +157,7 @@ void VolumeViewTest::init()
 void VolumeViewTest::cleanup()
 {
     window_.reset();
+    qunsetenv("RGX_SAMPLES_DIR");
     reference_.reset();
 }
 
@@ -157,6 +166,46 @@ void VolumeViewTest::openBall()
     volume_ = ballVolume();
     QVERIFY(window_->openVolume(QStringLiteral("ball.nii.gz"), volume_));
     QVERIFY(window_->document()->isVolume());
+}
+
+// The samples as the build tree holds them (resources/CMakeLists.txt copies
+// them beside the programs, as an install does): the menu is made with the
+// window, so the window is made again (cleanup() unsets the variable).
+void VolumeViewTest::useTheBuildTreesSamples()
+{
+    qputenv("RGX_SAMPLES_DIR", RGX_BUILD_SAMPLES_DIR);
+    window_.reset();
+    init();
+}
+
+// The File > Open Sample entry of a sample, after the images and a separator.
+QAction* VolumeViewTest::sampleAction(const char* name) const
+{
+    auto* menu = window_->findChild<QMenu*>(QStringLiteral("sampleMenu"));
+    if (!menu)
+        return nullptr;
+    const QList<QAction*> actions = menu->actions();
+    const auto coins = std::find_if(actions.begin(), actions.end(), [](QAction* action) {
+        return action->objectName() == QLatin1String("sample_coins");
+    });
+    const auto separator = std::find_if(actions.begin(), actions.end(), [](QAction* action) { return action->isSeparator(); });
+    const auto found = std::find_if(actions.begin(), actions.end(), [name](QAction* action) {
+        return action->objectName() == QStringLiteral("sample_") + QLatin1String(name);
+    });
+    if (found == actions.end() || coins == actions.end() || !(coins < separator && separator < found))
+        return nullptr;
+    return *found;
+}
+
+void VolumeViewTest::verifyThreeViewsOf(VolumeSize size) const
+{
+    auto* centre = window_->findChild<QStackedWidget*>(QStringLiteral("centralViews"));
+    QCOMPARE(centre->currentWidget(), static_cast<QWidget*>(window_->volumeView()));
+    for (Plane plane : allPlanes) {
+        QVERIFY2(view(plane)->isVisible(), qPrintable(planeName(plane)));
+        QVERIFY2(view(plane)->hasPicture(), qPrintable(planeName(plane)));
+        QCOMPARE(view(plane)->imageSize(), sliceSize(plane, size));
+    }
 }
 
 // The CPU reference's result for `seeds`, shown as a finished run.
@@ -703,6 +752,100 @@ void VolumeViewTest::aSliceStepDrawsOnlyItsSlice()
         qInfo("%s slice step: %.2f ms (cut, render and paint of three views)", qPrintable(planeName(plane)), perStep);
         QVERIFY2(perStep < 50, qPrintable(QStringLiteral("%1 ms per step").arg(perStep)));
     }
+}
+
+// File > Open Sample lists the bundled MNI template below the images; it
+// opens as File > Open opens a NIfTI file, with its seed in the white matter
+// and the parameters its seeds file suggests, and runs.
+void VolumeViewTest::theBrainTemplateSampleOpensInThreeViewsAndRunsItsSeed()
+{
+    useTheBuildTreesSamples();
+    QAction* brain = sampleAction("mni_icbm152_t1_tal_nlin_sym_09a_converted");
+    QVERIFY2(brain, "File > Open Sample has no MNI template below the images");
+    QVERIFY2(brain->text().contains(QStringLiteral("MNI brain template")), qPrintable(brain->text()));
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    brain->trigger();
+    QVERIFY2(window_->document()->isVolume(), qPrintable(window_->lastNotice()));
+    const VolumeSize size{197, 233, 189};
+    QCOMPARE(window_->luma()->depth, size.depth);
+    verifyThreeViewsOf(size);
+    const QString title = window_->windowTitle();
+    QVERIFY2(title.contains(QStringLiteral("197 x 233 x 189 voxels of 1 x 1 x 1 mm")), qPrintable(title));
+    const Seed seed{98, 116, 94};
+    QCOMPARE(window_->seeds().size(), size_t(1));
+    QCOMPARE(window_->seeds()[0], seed);
+    const GrowParams params = window_->parametersPanel()->params().grow;
+    QCOMPARE(params.mode, Mode::Range);
+    QCOMPARE(params.lower, 15u);
+    QCOMPARE(params.upper, 57u);
+    QCOMPARE(params.connectivity, 26);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 240000);
+    // The white matter (luma 183 to 255), as rgx-cli segment finds it.
+    QVERIFY(window_->result());
+    QCOMPARE(window_->result()->regions.size(), size_t(1));
+    QCOMPARE(window_->result()->regions[0].count, uint64_t(856002));
+    // Stored in RAS: the axial slices show the patient's front at the bottom, and say so.
+    const EdgeLetters axial = view(Plane::Axial)->edgeLetters();
+    QCOMPARE(QStringList({axial.left, axial.right, axial.top, axial.bottom}), QStringList({"L", "R", "P", "A"}));
+    // The crosshair starts at the centre, which is the seed: the region shows on every slice there.
+    QCOMPARE(window_->volumeView()->crosshair(), seed);
+    for (Plane plane : allPlanes) {
+        const QImage picture = window_->volumeView()->slicePicture(plane);
+        QVERIFY2(!isGrey(picture.pixel(slicePixel(plane, seed, size))), qPrintable(planeName(plane)));
+    }
+}
+
+// The CT series is a folder of DICOM files: it opens through the same path
+// as File > Open Volume Folder, with its signed values shifted, and waits for
+// seeds (it has no seeds file).
+void VolumeViewTest::theCtSeriesSampleOpensInThreeViews()
+{
+    useTheBuildTreesSamples();
+    QAction* ct = sampleAction("dicom-ct-series");
+    QVERIFY2(ct, "File > Open Sample has no CT series below the images");
+    QVERIFY2(ct->text().contains(QStringLiteral("CT series")), qPrintable(ct->text()));
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    ct->trigger();
+    QVERIFY2(window_->document()->isVolume(), qPrintable(window_->lastNotice()));
+    const VolumeSize size{16, 16, 5};
+    QCOMPARE(window_->luma()->width, size.width);
+    QCOMPARE(window_->luma()->depth, size.depth);
+    verifyThreeViewsOf(size);
+    const QString title = window_->windowTitle();
+    QVERIFY2(title.contains(QStringLiteral("16 x 16 x 5 voxels")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("value shift 32768")), qPrintable(title));
+    QVERIFY(window_->seeds().empty());
+    QVERIFY(window_->logPanel()->toPlainText().contains(QStringLiteral("click on a slice to add seeds")));
+    QTest::qWait(200);
+    QCOMPARE(finished.count(), 0);
+}
+
+// Each view names the patient's side at its edges where the file gives an
+// orientation (slices keep the voxel order), and names none where it does not.
+void VolumeViewTest::theViewsNameThePatientsSidesAtTheirEdges()
+{
+    openBall(); // no orientation
+    for (Plane plane : allPlanes)
+        QVERIFY2(view(plane)->edgeLetters().isEmpty(), qPrintable(planeName(plane)));
+    // As a DICOM series in LPS: x towards the patient's left, y towards the
+    // back, z up (RAS: -x, -y, +z), with 0.5 x 0.5 x 2 mm voxels.
+    auto oriented = ballVolume();
+    oriented->volume.hasOrientation = true;
+    oriented->volume.toWorld = {-0.5, 0, 0, 10, 0, -0.5, 0, 20, 0, 0, 2, -30, 0, 0, 0, 1};
+    QVERIFY(window_->openVolume(QStringLiteral("oriented"), oriented));
+    const auto letters = [this](Plane plane) {
+        const EdgeLetters edges = view(plane)->edgeLetters();
+        return QStringList({edges.left, edges.right, edges.top, edges.bottom}).join(QLatin1Char(' '));
+    };
+    QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));    // as radiologists read a CT
+    QCOMPARE(letters(Plane::Coronal), QStringLiteral("R L S I"));
+    QCOMPARE(letters(Plane::Sagittal), QStringLiteral("A P S I"));
+    // The largest component decides for an oblique axis: x mostly towards the front.
+    oriented = ballVolume();
+    oriented->volume.hasOrientation = true;
+    oriented->volume.toWorld = {0.2, 0, 0, 0, 0.45, 0.5, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
+    QVERIFY(window_->openVolume(QStringLiteral("oblique"), oriented));
+    QCOMPARE(letters(Plane::Axial), QStringLiteral("P A P A"));
 }
 
 QTEST_MAIN(VolumeViewTest)

@@ -54,6 +54,8 @@ echo "libraries checked against Depends: $checked"
 
 contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
 for file in ./usr/bin/rgx ./usr/bin/rgx-cli ./usr/share/rgx/samples/coins.png \
+    ./usr/share/rgx/samples/mni_icbm152_t1_tal_nlin_sym_09a_converted.nii.gz \
+    ./usr/share/rgx/samples/dicom-ct-series/2062 \
     ./usr/share/applications/io.github.rgxexplorer.rgx.desktop \
     ./usr/share/metainfo/io.github.rgxexplorer.rgx.metainfo.xml \
     ./usr/share/mime/packages/io.github.rgxexplorer.rgx.xml \

@@ -23,6 +23,16 @@ segment=$("$usr/bin/rgx-cli" segment --image "$usr/share/rgx/samples/coins.png" 
 grep -qx "verify: 0 pixels differ" <<<"$segment" || fail "the installed rgx-cli did not segment coins exactly: $segment"
 [[ -s $root/labels.png ]] || fail "no labels written"
 echo "installed rgx-cli: coins segmented, verify: 0 pixels differ"
+# The sample volumes: the MNI template beside the images, the CT series as a folder.
+[[ -s $usr/share/rgx/samples/mni_icbm152_t1_tal_nlin_sym_09a_converted.nii.gz ]] || fail "the MNI template is not installed"
+[[ -s $usr/share/rgx/samples/mni_icbm152_t1_tal_nlin_sym_09a_converted.seeds ]] || fail "the MNI template's seeds are not installed"
+[[ $(ls "$usr/share/rgx/samples/dicom-ct-series" | wc -l) -eq 5 ]] || fail "the CT series is not installed with its 5 files"
+segment=$("$usr/bin/rgx-cli" segment --image "$usr/share/rgx/samples/dicom-ct-series" --seeds 8,8,2 \
+    --mode range --lower 100 --upper 100 --verify --out-labels "$root/ct-labels.nii.gz")
+grep -qx "verify: 0 pixels differ" <<<"$segment" || fail "the installed rgx-cli did not segment the CT series exactly: $segment"
+grep -q "^volume: 16x16x5" <<<"$segment" || fail "the installed CT series is not read as a volume: $segment"
+[[ -s $root/ct-labels.nii.gz ]] || fail "no volume labels written"
+echo "installed rgx-cli: the CT series segmented as a volume, verify: 0 pixels differ"
 
 bench=$("$usr/bin/rgx-cli" bench --samples --sizes none --seeds 1 --modes range --repeat 1 --warmup 0 \
     --variants 'driver=host-batched')
