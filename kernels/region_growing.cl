@@ -329,10 +329,13 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
             uint neighbour[RGX_NEIGHBOURS];
             uint claimed = 0; // bit d: this work-item decides neighbour d
             for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
-                const uint n = neighbour_in_use(d, connectivity)
-                                   ? neighbour_index(at_q, d, width, height, slice_height) : NO_NEIGHBOUR;
-                const bool exists = n != NO_NEIGHBOUR;
-                neighbour[d] = exists ? n : 0;
+                // The index first, the connectivity's say after: Intel's CPU
+                // compiler (2024) got the grid-barrier program with
+                // sub-group collectives wrong when the call sat in a
+                // conditional expression (VolumeEquivalence, 1x1x37, rule all).
+                const uint found = neighbour_index(at_q, d, width, height, slice_height);
+                const bool exists = neighbour_in_use(d, connectivity) && found != NO_NEIGHBOUR;
+                neighbour[d] = exists ? found : 0;
 #if RGX_PRE_READ
                 // A plain load first (NVIDIA's GPUs): most neighbours of a
                 // frontier pixel are settled already, and a load costs the
@@ -365,9 +368,8 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 uint neighbour_stamp[RGX_NEIGHBOURS];
                 uint neighbour_label[RGX_NEIGHBOURS];
                 for (int e = 0; e < neighbour_end(connectivity) && !rule_all && region_total > 1; ++e) {
-                    const uint found = neighbour_in_use(e, connectivity)
-                                           ? neighbour_index(at_p, e, width, height, slice_height) : NO_NEIGHBOUR;
-                    const bool exists = found != NO_NEIGHBOUR;
+                    const uint found = neighbour_index(at_p, e, width, height, slice_height);
+                    const bool exists = neighbour_in_use(e, connectivity) && found != NO_NEIGHBOUR;
                     const uint n = exists ? found : p;
                     neighbour_stamp[e] = exists ? stamps[n] : UNCLASSIFIED;
                     neighbour_label[e] = labels[n];
@@ -380,9 +382,8 @@ inline void grow_queue_step(const uint iteration, const uint frontier_size,
                 // change them in this launch), so that the race check
                 // (Oclgrind) sees no race in a correct variant.
                 for (int e = 0; e < neighbour_end(connectivity) && !rule_all && region_total > 1; ++e) {
-                    const uint n = neighbour_in_use(e, connectivity)
-                                       ? neighbour_index(at_p, e, width, height, slice_height) : NO_NEIGHBOUR;
-                    if (n == NO_NEIGHBOUR)
+                    const uint n = neighbour_index(at_p, e, width, height, slice_height);
+                    if (!neighbour_in_use(e, connectivity) || n == NO_NEIGHBOUR)
                         continue;
                     if (atomic_or(&stamps[n], 0u) <= iteration - 1)
                         eligible[eligible_count++] = labels[n];
@@ -513,9 +514,8 @@ inline void grow_sweep_step(const uint iteration, const int width, const int hei
     bool is_candidate = false;
     if (growing && inside && own_stamp == UNCLASSIFIED) {
         for (int d = 0; d < neighbour_end(connectivity); ++d) {
-            const uint n = neighbour_in_use(d, connectivity)
-                               ? neighbour_index(at, d, width, height, slice_height) : NO_NEIGHBOUR;
-            if (n == NO_NEIGHBOUR)
+            const uint n = neighbour_index(at, d, width, height, slice_height);
+            if (!neighbour_in_use(d, connectivity) || n == NO_NEIGHBOUR)
                 continue;
             const uint stamp = NEIGHBOUR_STAMP(d, n);
             if (stamp <= iteration - 1)

@@ -157,9 +157,8 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
         ensure(labels[1], pixels * 2);
         ensure(stamps[1], pixels * 4);
     } else if (tiles) {
-        const size_t tileCount = size_t(tilesX()) * size_t(tilesY());
-        ensure(tileMark, 2 * tileCount * 4);
-        ensure(tileLists, 3 * tileCount * 4);
+        ensure(tileMark, 2 * tileCount() * 4);
+        ensure(tileLists, 3 * tileCount() * 4);
     } else {
         ensure(frontier[0], pixels * 4);
         ensure(frontier[1], pixels * 4);
@@ -176,7 +175,7 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     RunStart start;
     start.firstPixel = firstRow * size_t(width_);
     start.pixels = rows * size_t(width_);
-    start.markWords = tiles ? 2 * size_t(tilesX()) * size_t(tilesY()) : 0;
+    start.markWords = tiles ? 2 * tileCount() : 0;
     start.statWords = RGX_REGION_STATS_WORDS * regions;
     failed_ = true; // until finishRun says where this run's pixels are
     dirty_ = PixelBox();

@@ -24,8 +24,11 @@ namespace rgx {
 class ComputeDevice;
 class TimingLog;
 
-// Side of the square tiles of fusion=tiles (kernels/grow_tiles.cl).
+// Side of the square tiles of fusion=tiles (kernels/grow_tiles.cl), and of
+// the cubic bricks it grows volumes in (kernels/grow_bricks.cl).
 constexpr int growTileSide = 32;
+constexpr int growBrickSide = 8;
+inline int brickCountAlong(int voxels) { return (voxels + growBrickSide - 1) / growBrickSide; }
 
 // Regions the per-region buffers hold for a run with `regions` seeds: room
 // for twice as many, so that adding seeds one click at a time reallocates
@@ -79,6 +82,14 @@ public:
     uint64_t pixelCount() const { return uint64_t(width_) * uint64_t(height_); }
     int tilesX() const { return (width_ + growTileSide - 1) / growTileSide; }
     int tilesY() const { return (height_ + growTileSide - 1) / growTileSide; }
+    // The tiles of fusion=tiles: 2D tiles of an image, bricks of a volume.
+    size_t tileCount() const
+    {
+        if (!isVolume())
+            return size_t(tilesX()) * size_t(tilesY());
+        return size_t(brickCountAlong(width_)) * size_t(brickCountAlong(sliceHeight_)) *
+               size_t(brickCountAlong(height_ / sliceHeight_));
+    }
 
     // The luma the regions grow on, uploaded when `key` (the image and its
     // prefilter) differs from the one on the device. True when it uploaded.

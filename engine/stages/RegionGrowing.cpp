@@ -17,10 +17,10 @@ namespace rgx {
 
 namespace grow {
 
-std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles)
+std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume)
 {
     if (tiles)
-        return makeTiledDriver();
+        return volume ? makeBrickDriver() : makeTiledDriver();
     if (variant.fusion != Fusion::None)
         return makeFusedLevelsDriver();
     switch (variant.driver) {
@@ -67,7 +67,10 @@ void checkGrowInputs(const DeviceInfo& info, int width, int height, int depth, c
 
 bool tilesApply(const GrowParams& params, size_t regions, int depth)
 {
-    return depth == 1 && (params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1));
+    if (depth > 1) // bricks: one region whose every voxel's label is 1, no cap but the natural one
+        return regions == 1 && (params.mode == Mode::Range || params.mode == Mode::Competitive) &&
+               params.maxIterations == 0;
+    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
 }
 
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
@@ -100,7 +103,9 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     tiles_ = variant_.fusion == Fusion::Tiles && tilesApply(params_, seeds_.size(), depth);
     // The programs a run will use, built now so that its time does not include them.
     sessionKernels(device);
-    if (tiles_) {
+    if (tiles_ && depth > 1) {
+        grow::brickKernels(device);
+    } else if (tiles_) {
         size_t workGroup = 0;
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
     } else {
@@ -132,14 +137,18 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
     };
     try {
         const GrowState::RunStart start = state.prepareRun(variant, tiles, seeds.size());
+        // Bricks place the seed as the levels do; 2D tiles place their own.
+        const bool bricks = tiles && depth_ > 1;
         PixelBox touched;
-        if (!tiles)
+        if (!tiles || bricks)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         grow::startRun(run, start, touched);
-        grow::placeSeeds(run, tiles, seedLuma);
+        grow::placeSeeds(run, tiles && !bricks, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
-            run.result.note = "fusion=tiles: the tiles are 2D, so on a volume the run went level by level "
-                              "with a grid barrier between levels";
+            run.result.note = "fusion=tiles: bricks grow one region in mode range or competitive without "
+                              "an iteration cap; with " + std::to_string(seeds.size()) + " regions in mode " +
+                              modeName(params.mode) + " the run went level by level with a grid barrier "
+                              "between levels";
         } else if (variant.fusion == Fusion::Tiles && !tiles) {
             // The means change between iterations: one step per level is the limit.
             run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +
@@ -147,7 +156,7 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
                               " regions a decision depends on the means of the previous iteration, so the "
                               "run went level by level with a grid barrier between levels";
         }
-        grow::pickDriver(variant, tiles)->grow(run);
+        grow::pickDriver(variant, tiles, depth_ > 1)->grow(run);
         grow::summarize(run);
         state.finishRun(run.result.box);
     } catch (const cl::Error& error) {

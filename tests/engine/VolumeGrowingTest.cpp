@@ -13,6 +13,7 @@
 #include "reference/RegionGrowingReference.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <functional>
@@ -370,4 +371,99 @@ TEST(VolumePreRead, ClaimsAfterAPlainLoadEqualTheReference)
     }
     unsetenv("RGX_PRE_READ");
     unsetenv("RGX_TEST_SPECULATIVE_READS");
+}
+
+namespace {
+
+// A one-voxel corridor that snakes along the rows of every other slice, the
+// slices joined by one column at the end of their last row: hundreds of
+// levels that wind through every brick, so bricks are visited again and
+// again before they settle.
+LumaImage serpentine(int side)
+{
+    LumaImage volume;
+    volume.width = volume.height = volume.depth = side;
+    volume.luma.assign(size_t(side) * size_t(side) * size_t(side), 0);
+    auto open = [&](int x, int y, int z) { volume.luma[(size_t(z) * side + size_t(y)) * side + size_t(x)] = 200; };
+    for (int z = 0; z < side; z += 2) {
+        for (int y = 0; y < side; y += 2) {
+            for (int x = 0; x < side; ++x)
+                open(x, y, z);
+            const int end = ((y / 2) % 2 == 0) ? side - 1 : 0; // the turn to the next row
+            if (y + 2 < side)
+                open(end, y + 1, z);
+        }
+        if (z + 2 < side) // down to the next slice where this one's last row ends
+            open(((side - 1) / 2 % 2 == 0) ? side - 1 : 0, (side - 1) / 2 * 2, z + 1);
+    }
+    return volume;
+}
+
+bool ranInBricks(const GrowResult& result)
+{
+    return std::any_of(result.timings.begin(), result.timings.end(),
+                       [](const TimingRecord& record) { return record.kernel == "grow_bricks"; });
+}
+
+} // namespace
+
+TEST(VolumeBricks, OneRegionInBricksEqualsTheReferenceOnEveryDevice)
+{
+    const GrowVariant variant = parseVariant("driver=host-batched,frontier=queue,collectives=atomics,fusion=tiles");
+    struct Shape {
+        int width, height, depth;
+    };
+    const Shape shapes[] = {{8, 8, 8}, {9, 17, 23}, {40, 33, 29}, {64, 64, 16}, {1, 1, 50}, {3, 70, 2}};
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        uint32_t caseSeed = 3000;
+        for (const Shape& shape : shapes) {
+            for (const int connectivity : {6, 18, 26}) {
+                for (const Mode mode : {Mode::Range, Mode::Competitive}) {
+                    ++caseSeed;
+                    const LumaImage volume = test::randomVolume(shape.width, shape.height, shape.depth, false, caseSeed);
+                    const std::vector<Seed> seeds =
+                        test::randomVoxelSeeds(shape.width, shape.height, shape.depth, 1, caseSeed);
+                    PipelineParams params;
+                    params.grow.mode = mode;
+                    params.grow.connectivity = connectivity;
+                    params.grow.lower = 25;
+                    params.grow.upper = 40;
+                    const GrowResultPtr expected = runReferencePipeline(volume, seeds, params);
+                    const GrowResultPtr actual = runDevicePipeline(device, volume, seeds, params, variant);
+                    ASSERT_TRUE(ranInBricks(*actual)) << info.name << ": " << actual->note;
+                    ASSERT_EQ(compareResults(*expected, *actual).differingPixels, 0u)
+                        << info.name << " case seed " << caseSeed << " " << shape.width << "x" << shape.height << "x"
+                        << shape.depth << " " << modeName(mode) << " " << connectivity;
+                    ASSERT_EQ(expected->iterations, actual->iterations) << info.name << " case seed " << caseSeed;
+                    ASSERT_EQ(expected->regions[0].count, actual->regions[0].count) << info.name;
+                    ASSERT_EQ(expected->regions[0].sum, actual->regions[0].sum) << info.name;
+                }
+            }
+        }
+        // A corridor through every brick, many times over; and clicks on a
+        // resident session that go between bricks and levels.
+        const LumaImage snake = serpentine(20);
+        PipelineParams params;
+        params.grow.mode = Mode::Range;
+        params.grow.connectivity = 6;
+        const GrowResultPtr expected = runReferencePipeline(snake, {{0, 0, 0}}, params);
+        const GrowResultPtr actual = runDevicePipeline(device, snake, {{0, 0, 0}}, params, variant);
+        EXPECT_GT(expected->iterations, 400u);
+        EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " serpentine";
+        auto shared = std::make_shared<const LumaImage>(test::randomVolume(30, 26, 22, true, 5));
+        DeviceSession session(device, shared);
+        params.grow.lower = params.grow.upper = 9000;
+        std::vector<Seed> seeds = {{15, 13, 11}};
+        for (int click = 0; click < 4; ++click) {
+            const GrowResult clicked = session.click(seeds, params, variant)->toGrowResult();
+            EXPECT_EQ(compareResults(*runReferencePipeline(*shared, seeds, params), clicked).differingPixels, 0u)
+                << info.name << " click " << click;
+            if (click == 1)
+                seeds.push_back({2, 3, 4}); // two regions: level by level
+            else if (click == 2)
+                seeds.pop_back();           // one again: bricks, after a run that left other maps
+            params.grow.lower += 1500;
+        }
+    }
 }

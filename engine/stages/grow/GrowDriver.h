@@ -6,6 +6,7 @@
 //   DeviceEnqueueDriver.cpp driver=device-enqueue: the kernels enqueue the next iteration
 //   FusedLevelsDriver.cpp   fusion=grid-barrier: many iterations per launch, a grid barrier between
 //   TiledDriver.cpp         fusion=tiles: many levels per grid barrier, inside tiles
+//   BrickDriver.cpp         fusion=tiles on a volume: rounds of 3D bricks relaxed in local memory
 //
 // All work on the buffers of one Run (Run.h); RegionGrowing::run
 // (stages/RegionGrowing.cpp) starts the run, places the seeds, picks the
@@ -33,9 +34,11 @@ std::unique_ptr<GrowDriver> makeHostBatchedDriver();
 std::unique_ptr<GrowDriver> makeDeviceEnqueueDriver();
 std::unique_ptr<GrowDriver> makeFusedLevelsDriver();
 std::unique_ptr<GrowDriver> makeTiledDriver();
+std::unique_ptr<GrowDriver> makeBrickDriver();
 
-// The driver of a variant; `tiles`: fusion=tiles grows by tiles with these
-// parameters (tilesApply), else it runs as fusion=grid-barrier.
-std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles);
+// The driver of a variant; `tiles`: fusion=tiles grows by tiles (bricks
+// where `volume`) with these parameters (tilesApply), else it runs as
+// fusion=grid-barrier.
+std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume = false);
 
 } // namespace rgx::grow

@@ -16,6 +16,7 @@ namespace {
 constexpr const char* levelProgram = "region_growing.cl";
 constexpr const char* tileProgram = "grow_tiles.cl";
 constexpr const char* sessionProgram = "grow_session.cl";
+constexpr const char* brickProgram = "grow_bricks.cl";
 
 using stage::largestPowerOfTwoAtMost;
 
@@ -152,6 +153,11 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
         }
     }
     return *built;
+}
+
+const BuiltProgram& brickKernels(ComputeDevice& device)
+{
+    return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26");
 }
 
 bool labelsFixed(const GrowParams& params, size_t regions)

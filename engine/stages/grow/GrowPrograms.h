@@ -52,4 +52,7 @@ bool labelsFixed(const GrowParams& params, size_t regions);
 // per-pixel step with the largest work-group grow_tiles takes.
 const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup);
 
+// The brick program of volumes (kernels/grow_bricks.cl).
+const BuiltProgram& brickKernels(ComputeDevice& device);
+
 } // namespace rgx::grow

@@ -1,0 +1,83 @@
+// fusion=tiles on a volume whose labels follow from the luma (one region,
+// mode range or competitive): rounds of 8 x 8 x 8 bricks relaxed to the
+// breadth-first distances in local memory (kernels/grow_bricks.cl), one
+// launch per round, the counters read after a batch of rounds as
+// driver=host-batched does. Rounds are not iterations: a brick settles many
+// levels in one, and may be visited again when a shorter path reaches it.
+#include "Device.h"
+#include "GrowDriver.h"
+#include "GrowPrograms.h"
+#include "Run.h"
+#include "stages/TimingLog.h"
+#include "grow_counters.h"
+
+#include <algorithm>
+
+namespace rgx::grow {
+namespace {
+
+constexpr int notAnIteration = -1;
+
+class BrickDriver final : public GrowDriver {
+public:
+    void grow(Run& run) override
+    {
+        GrowState& state = run.state;
+        const BuiltProgram& built = brickKernels(state.device());
+        run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
+        cl::Kernel& bricks = state.kernel(built.program, "grow_bricks");
+        const uint32_t seed = run.seedLuma.front();
+        // Competitive with one region accepts every voxel it reaches.
+        const bool range = run.params.mode == Mode::Range;
+        const uint32_t lowest = range ? (seed > run.params.lower ? seed - run.params.lower : 0) : 0;
+        const uint32_t highest = range ? std::min<uint64_t>(uint64_t(seed) + run.params.upper, 0xFFFF) : 0xFFFF;
+        const int width = state.width(), sliceHeight = state.sliceHeight();
+        const uint32_t seedPixel = run.seedPixels.front();
+        const uint32_t x = seedPixel % uint32_t(width), row = seedPixel / uint32_t(width);
+        const uint32_t y = row % uint32_t(sliceHeight), z = row / uint32_t(sliceHeight);
+        const uint32_t bricksX = uint32_t(brickCountAlong(width)), bricksY = uint32_t(brickCountAlong(sliceHeight));
+        int a = 1;
+        bricks.setArg(a++, cl_int(width));
+        bricks.setArg(a++, cl_int(state.height()));
+        bricks.setArg(a++, cl_int(sliceHeight));
+        bricks.setArg(a++, state.luma);
+        bricks.setArg(a++, state.labels[0]);
+        bricks.setArg(a++, state.stamps[0]);
+        bricks.setArg(a++, cl_uint(lowest));
+        bricks.setArg(a++, cl_uint(highest));
+        bricks.setArg(a++, cl_int(run.params.connectivity));
+        bricks.setArg(a++, cl_uint(((z / growBrickSide) * bricksY + y / growBrickSide) * bricksX + x / growBrickSide));
+        bricks.setArg(a++, state.tileLists);
+        bricks.setArg(a++, state.tileMark);
+        bricks.setArg(a++, state.counters);
+        bricks.setArg(a++, cl_uint(state.tileCount()));
+
+        const size_t groupSize = size_t(growBrickSide) * growBrickSide * growBrickSide;
+        const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 4 : 1));
+        uint32_t round = 1;
+        uint32_t batch = 4;
+        for (;;) {
+            run.deadline.check(round - 1, "brick rounds");
+            const uint32_t upTo = round + batch - 1;
+            for (; round <= upTo; ++round) {
+                bricks.setArg(0, cl_uint(round));
+                run.queue.enqueueNDRangeKernel(bricks, cl::NullRange, cl::NDRange(groups * groupSize),
+                                               cl::NDRange(groupSize), nullptr,
+                                               run.timings.track("grow", "grow_bricks", notAnIteration));
+            }
+            run.readCounters(notAnIteration);
+            const uint32_t queued = run.counters[RGX_COUNTER_TILES + round % 3];
+            run.progress(round - 1, queued);
+            if (queued == 0)
+                break;
+            batch = std::min<uint32_t>(batch * 2, 64);
+        }
+        run.result.finalSet = 0;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<GrowDriver> makeBrickDriver() { return std::make_unique<BrickDriver>(); }
+
+} // namespace rgx::grow
