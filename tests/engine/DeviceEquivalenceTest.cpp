@@ -1,5 +1,6 @@
 // Every correct variant on every OpenCL device this machine has equals the
 // CPU reference bit for bit (labels, stamps, region sums, iteration count).
+#include "DeviceVariants.h"
 #include "TestImages.h"
 #include "Device.h"
 #include "Pipeline.h"
@@ -12,35 +13,9 @@ using namespace rgx;
 
 namespace {
 
-struct DeviceVariant {
-    DeviceInfo device;
-    GrowVariant variant;
-};
-
-// Shown by gtest and CTest instead of a byte dump of the parameter.
-void PrintTo(const DeviceVariant& value, std::ostream* out)
-{
-    *out << value.device.id() << " " << value.device.name << " " << value.variant.text();
-}
-
-std::vector<DeviceVariant> correctVariantsOnEveryDevice()
-{
-    std::vector<DeviceVariant> cases;
-    for (const DeviceInfo& device : listDevices())
-        for (const GrowVariant& variant : allVariants())
-            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
-                cases.push_back({device, variant});
-    return cases;
-}
-
-std::string caseName(const testing::TestParamInfo<DeviceVariant>& info)
-{
-    std::string name = info.param.device.platformName.substr(0, 12) + "_" + info.param.variant.text();
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return name;
-}
+using test::DeviceVariant;
+using test::caseName;
+using test::correctVariantsOnEveryDevice;
 
 struct Case {
     int width;

@@ -3,6 +3,7 @@
 // 1, every correct variant on every device against the reference, the
 // resident session's clicks, the wrong-on-purpose variants visibly wrong,
 // and the input errors of volumes.
+#include "DeviceVariants.h"
 #include "TestImages.h"
 #include "TestVolumes.h"
 #include "Device.h"
@@ -181,34 +182,9 @@ TEST(VolumeSeeds, ParseAndFormatWithZ)
 
 namespace {
 
-struct DeviceVariant {
-    DeviceInfo device;
-    GrowVariant variant;
-};
-
-void PrintTo(const DeviceVariant& value, std::ostream* out)
-{
-    *out << value.device.id() << " " << value.device.name << " " << value.variant.text();
-}
-
-std::vector<DeviceVariant> correctVariantsOnEveryDevice()
-{
-    std::vector<DeviceVariant> cases;
-    for (const DeviceInfo& device : listDevices())
-        for (const GrowVariant& variant : allVariants())
-            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
-                cases.push_back({device, variant});
-    return cases;
-}
-
-std::string caseName(const testing::TestParamInfo<DeviceVariant>& info)
-{
-    std::string name = info.param.device.platformName.substr(0, 12) + "_" + info.param.variant.text();
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return name;
-}
+using test::DeviceVariant;
+using test::caseName;
+using test::correctVariantsOnEveryDevice;
 
 struct VolumeCase {
     int width, height, depth;
