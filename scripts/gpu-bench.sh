@@ -21,7 +21,12 @@
 #       of issue 11, range 100 and 255, the click script of issue 12. The
 #       part gui (not in the default) runs rgx_gui_bench offscreen (and the
 #       older one, where packaged) on the drags of issue 25 and the coins
-#       sample. The part photos (not in the default) runs the photograph
+#       sample. The part guivolume (not in the default) runs rgx_gui_bench
+#       --volume on 16-bit phantoms of RGX_GUI_VOLUMES (default "512 256")
+#       voxels a side (issue 27): seed clicks from the click to the region
+#       on all three views, Page Down steps on each view, peak memory; the
+#       variant RGX_GUI_VOLUME_VARIANT (default the 3D bricks, fusion=tiles).
+#       The part photos (not in the default) runs the photograph
 #       cases at 4096 and 8192, one and 64 seeds, mode range, for each range
 #       of RGX_PHOTO_RANGES (default "40 100 255"; estimated at 3 to 5
 #       minutes a range, not yet timed there, so one range a call at first),
@@ -159,6 +164,19 @@ run() {
                 --coins resources/samples/coins.png > "$out/$bench-playback-coins.txt" 2>&1
             done_with "$bench playback and coins" $?
             grep -E '^(playback|peak|coins|edit breakdown|  also)' "$out/$bench-playback-coins.txt" | cut -c1-230
+        done
+    fi
+    if want guivolume; then # issue 27: a seed click on a volume, on the three views; slice steps; memory
+        export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH=$dir/pkg/plugins XDG_RUNTIME_DIR=/tmp/rgx-runtime
+        mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+        local side report
+        for side in ${RGX_GUI_VOLUMES:-512 256}; do
+            report=$out/rgx_gui_bench-volume-$side.txt
+            timeout 280 "$bin/rgx_gui_bench" --volume "$side" --device nvidia \
+                --volume-variant "${RGX_GUI_VOLUME_VARIANT:-driver=host-batched,frontier=queue,collectives=local,fusion=tiles}" \
+                > "$report" 2>&1
+            done_with "rgx_gui_bench volume $side^3" $?
+            grep -E '^(device|volume|edit breakdown|  also)' "$report" | cut -c1-230
         done
     fi
     if want many; then # issue 26: 4 and 64 seeds in every mode, this build and the older one where packaged

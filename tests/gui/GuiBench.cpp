@@ -6,9 +6,16 @@
 //     panels, overlay render, paint), summed up in one line per drag
 //     (`edit breakdown (median ms): ...`, DESIGN.md's contract);
 //   - clicks on the coins sample with its 25 seeds, competitive;
-//   - the process's peak memory with the 8192 x 8192 image and its run.
+//   - the process's peak memory with the 8192 x 8192 image and its run;
+//   - with --volume N instead of all that (issue 27): a 16-bit N^3 phantom
+//     in the three slice views, seed clicks from the click to the new
+//     overlay painted on all three views (the first one, upload included,
+//     apart; then the background and a ball in turn), Page Down steps on
+//     each view with the region shown, and the peak resident memory.
 // Usage: rgx_gui_bench [--size 8192 (0: no playback)] [--drag-size 1024]
 //        [--drag-variant V] [--drag-range R] [--drag-seeds K] [--device D] [--variant V]
+//        rgx_gui_bench --volume N [--volume-variant V] [--drag-range R (default 20 here)]
+//        [--volume-repeats 10] [--volume-steps 30] [--device D]
 #include "MainWindow.h"
 #include "ImageView.h"
 #include "ParametersPanel.h"
@@ -17,6 +24,9 @@
 #include "Pipeline.h"
 #include "bench/BenchInputs.h"
 #include "bench/Measure.h"
+#include "bench/VolumeBench.h"
+#include "SliceView.h"
+#include "VolumeView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -31,7 +41,9 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <array>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <cstdio>
 #include <sys/resource.h>
@@ -124,6 +136,13 @@ QString dragSeeds(int size, int range, int count)
     return text;
 }
 
+// The line outside checks read (DESIGN.md), of medians in milliseconds.
+void printBreakdownLine(double engine, double result, double overlay, double paint, double outside)
+{
+    std::printf("edit breakdown (median ms): engine %.2f, result %.2f, overlay %.2f, paint %.2f, outside the engine %.2f\n",
+                engine, result, overlay, paint, outside);
+}
+
 // Medians of the edits' parts, and the line outside checks read.
 void printBreakdown(const std::vector<EditTimes>& edits)
 {
@@ -137,10 +156,9 @@ void printBreakdown(const std::vector<EditTimes>& edits)
             values.push_back(part(edit));
         return bench::spreadOf(values).median;
     };
-    std::printf("edit breakdown (median ms): engine %.2f, result %.2f, overlay %.2f, paint %.2f, outside the engine %.2f\n",
-                median([](const EditTimes& e) { return e.engineMs; }), median([](const EditTimes& e) { return e.resultMs; }),
-                median([](const EditTimes& e) { return e.overlayMs; }), median([](const EditTimes& e) { return e.paintMs; }),
-                median([](const EditTimes& e) { return e.outsideEngineMs(); }));
+    printBreakdownLine(median([](const EditTimes& e) { return e.engineMs; }), median([](const EditTimes& e) { return e.resultMs; }),
+                       median([](const EditTimes& e) { return e.overlayMs; }), median([](const EditTimes& e) { return e.paintMs; }),
+                       median([](const EditTimes& e) { return e.outsideEngineMs(); }));
     std::printf("  also (median ms): Qt's event queues %.2f (to the worker %.2f, waiting for the paint %.2f), panels and "
                 "tables %.2f, request to overlay drawn %.2f; after it, timing charts and log %.2f\n",
                 median([](const EditTimes& e) { return e.queueMs; }), median([](const EditTimes& e) { return e.toWorkerMs; }),
@@ -223,6 +241,406 @@ bool benchPlayback(MainWindow& window, const QString& folder, int size, const QS
     return true;
 }
 
+// 4. A volume (issue 27): seed clicks shown on the three slice views, slice
+// steps, memory.
+struct VolumeBenchOptions {
+    int size = 0;
+    QString variant;
+    int range = 20;
+    int repeats = 10;
+    int steps = 30;
+};
+
+// A field of /proc/self/status ("VmHWM", "VmRSS") in MiB; 0 where absent.
+double statusMegabytes(const char* field)
+{
+    std::ifstream status("/proc/self/status");
+    const std::string key = std::string(field) + ':';
+    std::string line;
+    while (std::getline(status, line))
+        if (line.compare(0, key.size(), key) == 0)
+            return std::strtod(line.c_str() + key.size(), nullptr) / 1024.0; // kB
+    return 0;
+}
+
+QString voxelsText(uint64_t voxels)
+{
+    if (voxels >= 10000000)
+        return QStringLiteral("%1 M").arg(double(voxels) / 1e6, 0, 'f', 0);
+    if (voxels >= 1000000)
+        return QStringLiteral("%1 M").arg(double(voxels) / 1e6, 0, 'f', 1);
+    if (voxels >= 10000)
+        return QStringLiteral("%1 k").arg(double(voxels) / 1e3, 0, 'f', 0);
+    return QString::number(voxels);
+}
+
+QString seedText(const Seed& seed) { return QStringLiteral("(%1,%2,%3)").arg(seed.x).arg(seed.y).arg(seed.z); }
+
+// One seed click, from the click to the new overlay painted on all three views.
+struct VolumeClick {
+    bool background = true;
+    Plane plane = Plane::Axial;
+    Seed target; // the voxel clicked at
+    Seed made;   // the seed the click made
+    double engineMs = 0, resultMs = 0, overlayMs = 0, paintMs = 0, totalMs = 0;
+    double toRequestMs = 0, queueMs = 0, showMs = 0, firstViewMs = 0;
+    double oldPaintMs = 0; // the views painting before the new region: the crosshair's move, the old region
+    uint64_t voxels = 0;
+    uint32_t iterations = 0;
+    double outsideEngineMs() const { return totalMs - engineMs; }
+};
+
+class VolumeBenchRun {
+public:
+    VolumeBenchRun(MainWindow& window, const VolumeBenchOptions& options) : window_(window), options_(options)
+    {
+        VolumeView* volume = window_.volumeView();
+        for (Plane plane : allPlanes) {
+            const size_t i = size_t(plane);
+            SliceView* view = volume->sliceView(plane);
+            QObject::connect(view, &ImageView::painted, &window_, [this, view, i] {
+                const qint64 now = steadyNs();
+                ++paintCount_[i];
+                paintEndNs_[i] = now;
+                paintTimes_[i] = view->lastPaint();
+                const GrowResult* shown = window_.result().get();
+                if (watching_ && !drewNew_[i] && shown && shown != before_) {
+                    drewNew_[i] = true;
+                    newEndNs_[i] = now;
+                    newTimes_[i] = view->lastPaint();
+                } else if (watching_ && !drewNew_[i]) {
+                    oldPaintMs_ += view->lastPaint().totalMs;
+                }
+            });
+        }
+        QObject::connect(window_.runs(), &RunController::runSubmitted, &window_, [this](quint64 id) {
+            submittedId_ = id;
+            submittedNs_ = steadyNs();
+        });
+        QObject::connect(&window_, &MainWindow::runFailed, &window_, [this](const QString& message) {
+            failure_ = message.isEmpty() ? QStringLiteral("the run failed") : message;
+        });
+    }
+
+    int run();
+
+private:
+    bool open(const QString& name, std::shared_ptr<const LumaImage> volume);
+    bool click(Plane plane, const Seed& target, bool background, VolumeClick& click);
+    bool undoClick();
+    void printClicks(const QString& title, const std::vector<VolumeClick>& clicks) const;
+    bool scroll(Plane plane);
+
+    MainWindow& window_;
+    const VolumeBenchOptions options_;
+    std::array<int, 3> paintCount_{};
+    std::array<qint64, 3> paintEndNs_{};
+    std::array<ImageView::PaintTimes, 3> paintTimes_{};
+    // A click's watch: the first paint of each view while the window shows
+    // a result other than the one before the click.
+    bool watching_ = false;
+    const GrowResult* before_ = nullptr;
+    std::array<bool, 3> drewNew_{};
+    std::array<qint64, 3> newEndNs_{};
+    std::array<ImageView::PaintTimes, 3> newTimes_{};
+    double oldPaintMs_ = 0; // the paints before the new region (the click moved the crosshair)
+    quint64 submittedId_ = 0;
+    qint64 submittedNs_ = 0;
+    QString failure_;
+    bool quiet_ = false; // the warm-up's click is not printed
+};
+
+// A volume opened in the window, as File > Open opens one, with mode range
+// +-R, 6-connected, live on by hand, the views fitted.
+bool VolumeBenchRun::open(const QString& name, std::shared_ptr<const LumaImage> volume)
+{
+    if (!window_.openVolume(name, std::move(volume)) || !window_.document()->isVolume()) {
+        std::fprintf(stderr, "rgx_gui_bench: the volume did not open: %s\n", qPrintable(window_.lastNotice()));
+        return false;
+    }
+    PipelineParams params = window_.parametersPanel()->params();
+    params.grow.mode = Mode::Range;
+    params.grow.lower = uint32_t(options_.range);
+    params.grow.upper = uint32_t(options_.range);
+    params.grow.connectivity = 6;
+    window_.parametersPanel()->setParams(params);
+    QAction* live = window_.findChild<QAction*>(QStringLiteral("autoRunAction"));
+    if (!live->isChecked())
+        live->trigger();
+    window_.volumeView()->zoomToFit();
+    waitFor(200);
+    return true;
+}
+
+// A left click on `plane`'s view at `target` (its slice shown first, as a
+// user scrolls to it), timed from the click to the paint that drew the new
+// region on the last of the three views.
+bool VolumeBenchRun::click(Plane plane, const Seed& target, bool background, VolumeClick& click)
+{
+    VolumeView* volume = window_.volumeView();
+    SliceView* view = volume->sliceView(plane);
+    volume->setSlice(plane, sliceOf(plane, target));
+    waitFor(30);
+    const QPoint pixel = slicePixel(plane, target, VolumeSize::of(*window_.luma()));
+    const QPoint at = view->pixelCentre(pixel.x(), pixel.y()).toPoint();
+    const GrowResultPtr before = window_.result(); // kept: its address is not reused meanwhile
+    before_ = before.get();
+    drewNew_ = {};
+    oldPaintMs_ = 0;
+    watching_ = true;
+    failure_.clear();
+    const quint64 submittedBefore = submittedId_;
+    const qint64 startNs = steadyNs();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
+    const bool drawn = waitUntil([&] {
+        return !failure_.isEmpty() || (drewNew_[0] && drewNew_[1] && drewNew_[2] && !window_.isRunning());
+    }, 600000);
+    watching_ = false;
+    if (!drawn || !failure_.isEmpty()) {
+        std::fprintf(stderr, "rgx_gui_bench: the click at %s on the %s view %s\n", qPrintable(seedText(target)),
+                     qPrintable(planeName(plane).toLower()),
+                     failure_.isEmpty() ? "was not drawn on all three views within 600 s" : qPrintable(failure_));
+        return false;
+    }
+    const EditTimes& edit = window_.runs()->lastEdit();
+    if (submittedId_ == submittedBefore || edit.runId != submittedId_ || window_.seeds().empty()) {
+        std::fprintf(stderr, "rgx_gui_bench: the click at %s made no run of its own\n", qPrintable(seedText(target)));
+        return false;
+    }
+    click.background = background;
+    click.plane = plane;
+    click.target = target;
+    click.made = window_.seeds().back();
+    click.engineMs = edit.engineMs;
+    click.resultMs = edit.resultMs;
+    click.queueMs = edit.queueMs;
+    click.showMs = edit.showMs;
+    click.toRequestMs = double(submittedNs_ - startNs) / 1e6;
+    click.oldPaintMs = oldPaintMs_;
+    click.overlayMs = click.paintMs = 0;
+    qint64 lastNs = startNs;
+    for (size_t i = 0; i < 3; ++i) {
+        click.overlayMs += newTimes_[i].renderMs;
+        click.paintMs += newTimes_[i].totalMs - newTimes_[i].renderMs;
+        lastNs = std::max(lastNs, newEndNs_[i]);
+    }
+    click.totalMs = double(lastNs - startNs) / 1e6;
+    click.firstViewMs = double(std::min({newEndNs_[0], newEndNs_[1], newEndNs_[2]}) - startNs) / 1e6;
+    const GrowResultPtr result = window_.result();
+    click.voxels = result->regions.empty() ? 0 : result->regions[0].count;
+    click.iterations = result->iterations;
+    if (!quiet_)
+        std::printf("  click on the %s view at %s (%s, seed %s): engine %.2f, result %.2f, overlay %.2f, paint %.2f; "
+                    "click to the three views %.2f ms (the first %.2f); %s voxels, %u levels\n",
+                    qPrintable(planeName(plane).toLower()), qPrintable(seedText(target)),
+                    background ? "background" : "ball", qPrintable(seedText(click.made)), click.engineMs, click.resultMs,
+                    click.overlayMs, click.paintMs, click.totalMs, click.firstViewMs, qPrintable(voxelsText(click.voxels)),
+                    click.iterations);
+    std::fflush(stdout);
+    return true;
+}
+
+// The seed goes again (no run: no seed is left), the region stays shown.
+bool VolumeBenchRun::undoClick()
+{
+    window_.undoStack()->undo();
+    waitFor(30);
+    if (!window_.seeds().empty()) {
+        std::fprintf(stderr, "rgx_gui_bench: undo left %zu seed(s)\n", window_.seeds().size());
+        return false;
+    }
+    return true;
+}
+
+void VolumeBenchRun::printClicks(const QString& title, const std::vector<VolumeClick>& clicks) const
+{
+    uint64_t fewest = clicks.front().voxels, most = fewest;
+    for (const VolumeClick& click : clicks) {
+        fewest = std::min(fewest, click.voxels);
+        most = std::max(most, click.voxels);
+    }
+    const QString voxels = fewest == most ? voxelsText(most) : voxelsText(fewest) + QStringLiteral("..") + voxelsText(most);
+    std::printf("volume %d^3 %s (%s, %s voxels%s)\n", options_.size, qPrintable(title),
+                clicks.front().background ? "background" : "ball", qPrintable(voxels),
+                title.startsWith(QStringLiteral("first")) ? "; upload included" : "");
+    const auto spread = [&](auto part) {
+        std::vector<double> values;
+        for (const VolumeClick& click : clicks)
+            values.push_back(part(click));
+        return bench::spreadOf(values);
+    };
+    const auto median = [&](auto part) { return spread(part).median; };
+    printBreakdownLine(median([](const VolumeClick& c) { return c.engineMs; }),
+                       median([](const VolumeClick& c) { return c.resultMs; }),
+                       median([](const VolumeClick& c) { return c.overlayMs; }),
+                       median([](const VolumeClick& c) { return c.paintMs; }),
+                       median([](const VolumeClick& c) { return c.outsideEngineMs(); }));
+    const bench::Spread total = spread([](const VolumeClick& c) { return c.totalMs; });
+    std::printf("  also (median ms): click to request %.2f (the views' paints before the new region %.2f), Qt's "
+                "event queues %.2f, panels and tables %.2f; click to the new region on all three views %.2f "
+                "(%.2f..%.2f), on the first %.2f; %zu click(s), overlay and paint summed over the three views\n",
+                median([](const VolumeClick& c) { return c.toRequestMs; }),
+                median([](const VolumeClick& c) { return c.oldPaintMs; }),
+                median([](const VolumeClick& c) { return c.queueMs; }),
+                median([](const VolumeClick& c) { return c.showMs; }), total.median, total.min, total.max,
+                median([](const VolumeClick& c) { return c.firstViewMs; }), clicks.size());
+}
+
+// Page Down steps on one view, each from the key to the end of the paints
+// it caused (the view's new slice, the crosshair lines of the others).
+bool VolumeBenchRun::scroll(Plane plane)
+{
+    VolumeView* volume = window_.volumeView();
+    SliceView* view = volume->sliceView(plane);
+    const int slices = sliceCount(plane, VolumeSize::of(*window_.luma()));
+    const int steps = std::min(options_.steps, slices - 1);
+    volume->setSlice(plane, std::min(slices - 1, slices / 2 + steps / 2));
+    waitFor(100);
+    std::vector<double> stepMs, renderMs;
+    for (int step = 0; step < steps; ++step) {
+        const std::array<int, 3> before = paintCount_;
+        const size_t i = size_t(plane);
+        const qint64 startNs = steadyNs();
+        QTest::keyClick(view, Qt::Key_PageDown);
+        if (!waitUntil([&] { return paintCount_[i] > before[i]; }, 10000)) {
+            std::fprintf(stderr, "rgx_gui_bench: a Page Down on the %s view was not painted within 10 s\n",
+                         qPrintable(planeName(plane).toLower()));
+            return false;
+        }
+        qint64 lastNs = paintEndNs_[i];
+        for (size_t other = 0; other < 3; ++other)
+            if (paintCount_[other] > before[other])
+                lastNs = std::max(lastNs, paintEndNs_[other]);
+        stepMs.push_back(double(lastNs - startNs) / 1e6);
+        renderMs.push_back(paintTimes_[i].renderMs);
+        waitFor(5);
+    }
+    const bench::Spread spread = bench::spreadOf(stepMs);
+    std::printf("volume %d^3 scroll %s (%dx%d view): Page Down to paint %.2f ms median (%.2f..%.2f) = %.0f frames "
+                "per second; its slice rendered in %.2f ms median; %d steps\n",
+                options_.size, qPrintable(planeName(plane).toLower()), view->width(), view->height(), spread.median,
+                spread.min, spread.max, 1000.0 / spread.median, bench::spreadOf(renderMs).median, steps);
+    return true;
+}
+
+int VolumeBenchRun::run()
+{
+    const int n = options_.size;
+    if (!options_.variant.isEmpty() && !window_.setVariantText(options_.variant))
+        return 3;
+    const DeviceInfo* device = window_.devicePanel()->currentDevice();
+    std::printf("device: %s; variant %s\n", device ? device->name.c_str() : "?",
+                window_.devicePanel()->variant().text().c_str());
+
+    // The programs built on a small phantom first, untimed: the first click
+    // below uploads the volume and makes the buffers, builds nothing.
+    {
+        bench::Phantom small = bench::makePhantom(16, 1);
+        if (!open(QStringLiteral("phantom-16"), std::make_shared<const LumaImage>(std::move(small.volume))))
+            return 3;
+        VolumeClick warm;
+        quiet_ = true;
+        if (!click(Plane::Axial, Seed{0, 0, 8}, true, warm) || !undoClick())
+            return 3;
+        quiet_ = false;
+        std::printf("programs built first by a click on a 16^3 phantom (untimed)\n");
+    }
+
+    QElapsedTimer clock;
+    clock.start();
+    bench::Phantom phantom = bench::makePhantom(n, 1);
+    const std::vector<bench::PhantomSphere> balls = phantom.spheres;
+    const uint16_t background = phantom.background;
+    const int noise = phantom.noise;
+    auto volume = std::make_shared<const LumaImage>(std::move(phantom.volume));
+    const double volumeMiB = double(volume->luma.size() * sizeof(uint16_t)) / 1048576.0;
+    std::printf("volume %d^3: a 16-bit phantom (seed 1) made in memory in %.0f ms: background %u +-%d, %zu balls of "
+                "their own levels +-%d; mode range +-%d, 6-connected, live on\n",
+                n, double(clock.elapsed()), background, noise, balls.size(), noise, options_.range);
+    clock.restart();
+    if (!open(QStringLiteral("phantom-%1").arg(n), volume))
+        return 3;
+    VolumeView* view = window_.volumeView();
+    std::printf("opened it in the window in %.0f ms; views: axial %dx%d, coronal %dx%d, sagittal %dx%d\n",
+                double(clock.elapsed()), view->sliceView(Plane::Axial)->width(), view->sliceView(Plane::Axial)->height(),
+                view->sliceView(Plane::Coronal)->width(), view->sliceView(Plane::Coronal)->height(),
+                view->sliceView(Plane::Sagittal)->width(), view->sliceView(Plane::Sagittal)->height());
+
+    // Background seeds: a 6x6x6 grid in a scattered order, three voxels or
+    // more from every ball; ball seeds: inside the largest ball under a
+    // million voxels and a twentieth of the volume (the engine bench's
+    // "small"), at half its radius from its centre.
+    const auto clearOfBalls = [&](const Seed& seed) {
+        return std::none_of(balls.begin(), balls.end(), [&](const bench::PhantomSphere& ball) {
+            const double dx = seed.x - ball.x, dy = seed.y - ball.y, dz = seed.z - ball.z;
+            return std::sqrt(dx * dx + dy * dy + dz * dz) <= ball.radius + 3;
+        });
+    };
+    const size_t repeats = size_t(std::max(1, options_.repeats));
+    std::vector<Seed> backgroundSeeds;
+    for (int k = 0; k < 216 && backgroundSeeds.size() < repeats + 1; ++k) {
+        const int cell = (k * 139) % 216;
+        const Seed seed{(2 * (cell % 6) + 1) * n / 12, (2 * (cell / 6 % 6) + 1) * n / 12, (2 * (cell / 36) + 1) * n / 12};
+        if (clearOfBalls(seed))
+            backgroundSeeds.push_back(seed);
+    }
+    const uint64_t smallLimit = std::min<uint64_t>(1000000, volume->pixelCount() / 20);
+    const bench::PhantomSphere* ball = nullptr;
+    for (const bench::PhantomSphere& sphere : balls)
+        if (sphere.voxels < smallLimit && (!ball || sphere.voxels > ball->voxels))
+            ball = &sphere;
+    if (backgroundSeeds.size() < repeats + 1 || !ball) {
+        std::fprintf(stderr, "rgx_gui_bench: the %d^3 phantom has too few background places or no small ball\n", n);
+        return 3;
+    }
+    const int h = int(ball->radius / 2);
+    const int offsets[][3] = {{0, 0, 0},   {h, 0, 0},  {0, h, 0},  {0, 0, h},  {-h, 0, 0}, {0, -h, 0},
+                              {0, 0, -h},  {h, h, 0},  {-h, 0, h}, {0, -h, -h}, {h, 0, -h}, {-h, h, 0}};
+    std::printf("clicks: first on the background, then %zu on a ball of %s voxels (radius %.1f, centre %s) and %zu on "
+                "the background in turn, each at another voxel and on the next view (axial, coronal, sagittal), the "
+                "seed undone after each\n",
+                repeats, qPrintable(voxelsText(ball->voxels)), ball->radius,
+                qPrintable(seedText(Seed{ball->x, ball->y, ball->z})), repeats);
+
+    // 1. Clicks.
+    std::vector<VolumeClick> first(1), backgroundClicks, ballClicks;
+    if (!click(Plane::Axial, backgroundSeeds[0], true, first[0]) || !undoClick())
+        return 3;
+    if (!window_.result()->note.empty())
+        std::printf("  the engine's note: %s\n", window_.result()->note.c_str());
+    int viewIndex = 1;
+    for (size_t k = 0; k < repeats; ++k) {
+        const int* offset = offsets[k % std::size(offsets)];
+        const Seed inBall{ball->x + offset[0], ball->y + offset[1], ball->z + offset[2]};
+        VolumeClick clicked;
+        if (!click(allPlanes[viewIndex++ % 3], inBall, false, clicked) || !undoClick())
+            return 3;
+        ballClicks.push_back(clicked);
+        if (!click(allPlanes[viewIndex++ % 3], backgroundSeeds[k + 1], true, clicked))
+            return 3;
+        backgroundClicks.push_back(clicked);
+        if (k + 1 < repeats && !undoClick()) // the last one stays: its region is shown while scrolling
+            return 3;
+    }
+    printClicks(QStringLiteral("first click"), first);
+    printClicks(QStringLiteral("click"), backgroundClicks);
+    printClicks(QStringLiteral("click"), ballClicks);
+    // 3. Memory, after the clicks.
+    std::printf("volume %d^3 memory: the volume %.1f MiB (2 bytes a voxel); peak resident %.0f MiB (VmHWM after the "
+                "clicks), resident %.0f MiB now\n",
+                n, volumeMiB, statusMegabytes("VmHWM"), statusMegabytes("VmRSS"));
+    std::fflush(stdout);
+
+    // 2. Scrolling with the background region shown.
+    std::printf("scrolling with the background region of %s voxels shown:\n",
+                qPrintable(voxelsText(backgroundClicks.back().voxels)));
+    for (Plane plane : allPlanes)
+        if (!scroll(plane))
+            return 3;
+    std::printf("volume %d^3 memory after scrolling: peak resident %.0f MiB (VmHWM)\n", n, statusMegabytes("VmHWM"));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -245,12 +663,40 @@ int main(int argc, char** argv)
                                              QStringLiteral("K"), QStringLiteral("1"));
     const QCommandLineOption coinsOption(QStringLiteral("coins"), QStringLiteral("The coins sample (clicks with 25 seeds)."),
                                          QStringLiteral("FILE"), QString());
+    const QCommandLineOption volumeOption(QStringLiteral("volume"),
+                                          QStringLiteral("A synthetic N^3 16-bit volume instead of the images: seed "
+                                                         "clicks on three views, slice steps, memory."),
+                                          QStringLiteral("N"));
+    const QCommandLineOption volumeVariantOption(QStringLiteral("volume-variant"), QStringLiteral("Variant of the volume's clicks."),
+                                                 QStringLiteral("V"),
+                                                 QStringLiteral("driver=host-batched,frontier=queue,collectives=local,fusion=tiles"));
+    const QCommandLineOption volumeRepeatsOption(QStringLiteral("volume-repeats"),
+                                                 QStringLiteral("Resident clicks on the background, and on a ball."),
+                                                 QStringLiteral("K"), QStringLiteral("10"));
+    const QCommandLineOption volumeStepsOption(QStringLiteral("volume-steps"), QStringLiteral("Page Down steps per view."),
+                                               QStringLiteral("K"), QStringLiteral("30"));
     parser.addOptions({sizeOption, dragOption, deviceOption, variantOption, dragVariantOption, dragRangeOption,
-                       dragSeedsOption, coinsOption});
+                       dragSeedsOption, coinsOption, volumeOption, volumeVariantOption, volumeRepeatsOption,
+                       volumeStepsOption});
     parser.addHelpOption();
     parser.process(app);
     const int size = parser.value(sizeOption).toInt();
     const int dragSize = parser.value(dragOption).toInt();
+    VolumeBenchOptions volumeOptions;
+    if (parser.isSet(volumeOption)) {
+        bool valid = false;
+        volumeOptions.size = parser.value(volumeOption).toInt(&valid);
+        volumeOptions.variant = parser.value(volumeVariantOption);
+        volumeOptions.range = parser.isSet(dragRangeOption) ? parser.value(dragRangeOption).toInt() : 20;
+        volumeOptions.repeats = parser.value(volumeRepeatsOption).toInt();
+        volumeOptions.steps = parser.value(volumeStepsOption).toInt();
+        if (!valid || volumeOptions.size < 16 || volumeOptions.size > 2048 || volumeOptions.range < 0
+            || volumeOptions.repeats < 1 || volumeOptions.steps < 1) {
+            std::fprintf(stderr, "rgx_gui_bench: --volume takes a side of 16 to 2048 voxels, --volume-repeats and "
+                                 "--volume-steps a count of 1 or more, --drag-range 0 or more\n");
+            return 2;
+        }
+    }
     QTemporaryDir folder;
 
     MainWindowOptions options;
@@ -269,6 +715,12 @@ int main(int argc, char** argv)
         if (window.runs()->lastEdit().runId == id)
             edits.push_back(window.runs()->lastEdit());
     });
+    if (volumeOptions.size > 0) {
+        VolumeBenchRun volumeBench(window, volumeOptions);
+        const int status = volumeBench.run();
+        std::printf("peak memory over the whole bench: %.0f MB\n", peakMegabytes());
+        return status;
+    }
     if (size > 0 && !benchPlayback(window, folder.path(), size, parser.value(variantOption)))
         return 3;
 
