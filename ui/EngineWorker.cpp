@@ -194,12 +194,17 @@ public:
             }
         };
         // On images over partialPictureLimit pixels every step-th pixel of
-        // every step-th row (the window scales them back up).
+        // every step-th row (the window scales them back up). A volume's
+        // rows are its slices stacked, which steps would mix: its pictures
+        // are whole, up to four times the limit (256^3 voxels); a larger
+        // volume's run shows its progress alone.
         int step = 1;
-        while (request.image->pixelCount() / uint64_t(step * step) > partialPictureLimit)
+        const bool volume = request.image->isVolume();
+        while (!volume && request.image->pixelCount() / uint64_t(step * step) > partialPictureLimit)
             ++step;
         control_.partialStep = step;
-        control_.partialWanted = [this] { return sincePartial_.elapsed() >= partialPictureMs; };
+        const bool pictures = !volume || request.image->pixelCount() <= 4 * partialPictureLimit;
+        control_.partialWanted = [this, pictures] { return pictures && sincePartial_.elapsed() >= partialPictureMs; };
         control_.partial = [this, &worker, regionCount = request.seeds.size(),
                             returns = worker.memoryReturns()](const BoxMaps& maps, uint32_t iteration) {
             emit worker.runPartial(id_, partialPicture(maps, iteration, regionCount, returns));

@@ -174,9 +174,11 @@ private:
     bool pendingFirstOfShape_ = false;
     QString stale_;
     EditTimes lastEdit_;
-    // Live runs: a seed edit runs at once (the timer coalesces the edits of
-    // one event), a parameter edit after a short pause for typing.
+    // Live runs: a seed edit runs at once (queueLiveRun: the edits of one
+    // event coalesce), a parameter edit after a short pause for typing.
     QTimer autoRunTimer_;
+    bool runQueued_ = false;
+    void queueLiveRun();
 
     GrowResultPtr result_;
     RunRequest resultRequest_;

@@ -280,6 +280,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     BoxMaps maps;
     maps.width = width_;
     maps.height = height_;
+    maps.depth = height_ / sliceHeight_; // a volume's slices stacked
     if (box.empty())
         return maps;
     maps.x0 = int(box.x0);
