@@ -47,7 +47,7 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
     connect(&paintTimeout_, &QTimer::timeout, this, [this] { finishEdit(0, 0, false); });
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
-            autoRunTimer_.start(0);
+            queueLiveRun();
         checkStale();
     });
     // Another device or variant: live runs again; otherwise the result is stale.
@@ -203,9 +203,26 @@ QString RunController::runLabel(const RunRequest& request) const
     return QStringLiteral("%1 on %2").arg(variant, device);
 }
 
+// Posted now, the run's request leaves before the paints the same edit
+// asked for: with a 0 ms timer the views repainted first (a volume's three
+// views, their crosshair moved to the new seed: 3.5 to 6 ms at 512^3 on the
+// H200, rgx_gui_bench --volume).
+void RunController::queueLiveRun()
+{
+    if (std::exchange(runQueued_, true))
+        return;
+    QMetaObject::invokeMethod(
+        this, [this] {
+            if (std::exchange(runQueued_, false))
+                runNow();
+        },
+        Qt::QueuedConnection);
+}
+
 void RunController::runNow()
 {
     autoRunTimer_.stop();
+    runQueued_ = false;
     if (!document_->hasImage()) {
         notices_->warn(QStringLiteral("Run"), QStringLiteral("Open an image first (File > Open Image or Open Sample)."));
         return;
@@ -244,6 +261,7 @@ void RunController::runNow()
 void RunController::cancelRun()
 {
     autoRunTimer_.stop();
+    runQueued_ = false;
     pendingRun_ = false;
     if (!running_)
         return;
@@ -261,6 +279,7 @@ void RunController::reset()
     pendingRun_ = false;
     activeRunId_ = 0;
     autoRunTimer_.stop();
+    runQueued_ = false;
     result_.reset();
     reference_.reset();
     diff_.reset();
@@ -498,7 +517,7 @@ QString RunController::staleReason() const
 void RunController::checkStale()
 {
     QString reason = staleReason();
-    const bool rerunComing = panels_.parameters->autoRun() && (running_ || autoRunTimer_.isActive());
+    const bool rerunComing = panels_.parameters->autoRun() && (running_ || autoRunTimer_.isActive() || runQueued_);
     if (!reason.isEmpty() && rerunComing)
         reason.clear();
     if (reason == stale_)
