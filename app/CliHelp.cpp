@@ -43,9 +43,16 @@ std::optional<std::string> commandHelp(const std::string& command)
          "Exit codes: 0 done, 2 bad input, 3 OpenCL failure, 4 --verify found differences.\n"},
         {"lab",
          "usage: rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..] [--seed S]\n"
+         "       rgx-cli lab residency [--device D] [--time-limit S]\n"
          "The binary-search lab: K keys looked up in N sorted values with driver host-sync, host-batched\n"
          "or device-enqueue (default host-batched), checked against std::lower_bound. --seed S: the random\n"
-         "values and keys (default 1).\n"},
+         "values and keys (default 1).\n"
+         "The residency lab: how many work-groups of the fused kernel (grow_levels, fusion=grid-barrier)\n"
+         "device D keeps resident at once, found with the kernel's own roll call by doubling, then\n"
+         "bisection; --time-limit S ends the search with a lower bound (default 60). Prints the line\n"
+         "`resident work-groups: N`, RGX's own count, the roll call's verdict on a launch with more groups\n"
+         "(not resident: it does nothing, never hangs) and what the fallback to one launch per level costs\n"
+         "on a small run. Exit 4 when a run differs from the CPU reference.\n"},
         {"bench",
          std::string("usage:\n") + benchUsage + interactiveBenchUsage +
              "Times region growing on one device beside its launch and grid barrier floors and the CPU\n"

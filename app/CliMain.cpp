@@ -49,7 +49,8 @@ const char* usage =
     "          [--out-overlay FILE.png] [--timings FILE.json|FILE.csv] [--verify]\n"
     "          [--check-races]\n"
     "          (a volume: --image FILE.nii[.gz], a DICOM or slice folder, a multi-page .tif; seeds x,y,z)\n"
-    "  rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..]\n";
+    "  rgx-cli lab binary-search --size N --keys K [--device D] [--variant driver=..]\n"
+    "  rgx-cli lab residency [--device D] [--time-limit S]\n";
 
 int commandDevices(const CliOptions& options)
 {

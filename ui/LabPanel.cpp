@@ -1,8 +1,9 @@
-// Binary-search lab: the form, the answer and its timeline (one row per
-// kernel, the timings panel's TimelinePlot).
+// The lab area's tabs. Binary-search lab: the form, the answer and its
+// timeline (one row per kernel, the timings panel's TimelinePlot).
 #include "LabPanel.h"
 
 #include "Format.h"
+#include "ResidencyLabPanel.h"
 #include "TimelinePlot.h"
 #include "Timing.h"
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -26,10 +28,18 @@ QString text(const std::string& value) { return QString::fromStdString(value); }
 LabPanel::LabPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("labPanel"));
-    auto* layout = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("labTabs"));
+    tabs_->setDocumentMode(true);
+    outer->addWidget(tabs_);
+    auto* binarySearch = new QWidget(tabs_);
+    binarySearch->setObjectName(QStringLiteral("binarySearchLab"));
+    auto* layout = new QHBoxLayout(binarySearch);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    auto* formSide = new QWidget(this);
+    auto* formSide = new QWidget(binarySearch);
     auto* formLayout = new QVBoxLayout(formSide);
     formLayout->setContentsMargins(0, 0, 0, 0);
     auto* form = new QFormLayout;
@@ -75,17 +85,25 @@ LabPanel::LabPanel(QWidget* parent) : QWidget(parent)
     formSide->setMaximumWidth(420);
     layout->addWidget(formSide);
 
-    plot_ = new TimelinePlot(QStringLiteral("Launch timeline of the lab run"), this);
+    plot_ = new TimelinePlot(QStringLiteral("Launch timeline of the lab run"), binarySearch);
     plot_->setObjectName(QStringLiteral("labTimelinePlot"));
     plot_->setMinimumSize(320, 180);
     layout->addWidget(plot_, 1);
+    tabs_->addTab(binarySearch, QStringLiteral("Binary search"));
+    residency_ = new ResidencyLabPanel(tabs_);
+    tabs_->addTab(residency_, QStringLiteral("Grid barrier residency"));
 
     connect(runButton_, &QPushButton::clicked, this, &LabPanel::start);
     setDevice(nullptr);
 }
 
+void LabPanel::attachEngine(QObject* engineWorker) { residency_->attachEngine(engineWorker); }
+
+void LabPanel::showResidencyLab() { tabs_->setCurrentWidget(residency_); }
+
 void LabPanel::setDevice(const DeviceInfo* device)
 {
+    residency_->setDevice(device);
     auto* model = qobject_cast<QStandardItemModel*>(driver_->model());
     const int row = driver_->findData(int(Driver::DeviceEnqueue));
     const bool enqueue = device && device->deviceEnqueue;

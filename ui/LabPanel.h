@@ -1,6 +1,7 @@
-// The binary-search lab tab: array size, key count and driver in, rounds,
-// times, verification against std::lower_bound and a launch timeline out.
-// The run itself happens on the engine thread (MainWindow asks it).
+// The lab area: two tabs. The binary-search lab: array size, key count and
+// driver in, rounds, times, verification against std::lower_bound and a
+// launch timeline out. The grid-barrier residency lab (ResidencyLabPanel).
+// Both run on the engine thread (the binary search through RunController).
 #pragma once
 
 #include "EngineTypes.h"
@@ -10,9 +11,11 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace rgx::ui {
 
+class ResidencyLabPanel;
 class TimelineBars;
 class TimelinePlot;
 
@@ -32,6 +35,11 @@ public:
     TimelinePlot* timelinePlot() const { return plot_; }
     TimelineBars* timeline() const;
 
+    // The residency lab's tab; its runs go to `engineWorker`'s thread.
+    ResidencyLabPanel* residencyLab() const { return residency_; }
+    void attachEngine(QObject* engineWorker);
+    void showResidencyLab();
+
 signals:
     void runRequested(quint64 size, quint64 keys, rgx::Driver driver);
 
@@ -43,6 +51,8 @@ private:
     QPushButton* runButton_;
     QLabel* result_;
     TimelinePlot* plot_;
+    QTabWidget* tabs_;
+    ResidencyLabPanel* residency_;
 };
 
 } // namespace rgx::ui

@@ -299,7 +299,7 @@ void MainWindow::createDocks()
     auto* logDock = addDock("logDock", QStringLiteral("Log"), log_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(timingsDock, logDock);
     lab_ = new LabPanel;
-    auto* labDock = addDock("labDock", QStringLiteral("Binary-search lab"), lab_, Qt::BottomDockWidgetArea);
+    auto* labDock = addDock("labDock", QStringLiteral("Labs"), lab_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, labDock);
     timingsDock->raise();
     resizeDocks({devicesDock, seedsDock}, {400, 330}, Qt::Horizontal);

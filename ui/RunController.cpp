@@ -66,6 +66,8 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
     });
     connect(panels_.parameters, &ParametersPanel::autoRunChosen, this, &RunController::setLiveChoice);
     connect(panels_.lab, &LabPanel::runRequested, this, &RunController::runLab);
+    // The residency lab runs on the engine thread too, through its own runner there.
+    panels_.lab->attachEngine(engine_.worker());
     connectEngine();
 }
 

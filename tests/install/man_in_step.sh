@@ -62,7 +62,9 @@ if [[ -f $completions ]]; then
         fail "bench --volume --connectivity <TAB> does not give 6 18 26"
     [[ $(complete_line rgx-cli bench --vol) == --volume ]] || fail "bench --vol<TAB> does not give --volume"
     [[ $(complete_line rgx-cli bench --volume --cpu-reference n) == never ]] || fail "--cpu-reference n<TAB>"
-    [[ $(complete_line rgx-cli lab "") == binary-search ]] || fail "lab <TAB> does not give binary-search"
+    [[ $(complete_line rgx-cli lab "") == "binary-search residency" ]] ||
+        fail "lab <TAB> does not give binary-search residency"
+    [[ $(complete_line rgx-cli lab residency --t) == --time-limit ]] || fail "lab residency --t<TAB>"
     echo "bash completion: commands, options and values complete as typed, volumes' too"
 else
     echo "bash completion: $completions not installed, completion not run"
