@@ -50,39 +50,104 @@ QString planeName(Plane plane)
     return {};
 }
 
-int sliceAxis(Plane plane)
-{
-    switch (plane) {
-    case Plane::Axial: return 2;
-    case Plane::Coronal: return 1;
-    case Plane::Sagittal: return 0;
+namespace {
+
+// For each voxel axis, the world axis (0 R-L, 1 A-P, 2 S-I) its direction is
+// nearest to, and +1 where it points to R, A or S (-1: away). One voxel
+// axis a world axis, the largest cosine chosen first, so that an oblique
+// volume still gets one axis for each screen direction.
+struct NearestWorldAxes {
+    std::array<int, 3> world{0, 1, 2};
+    std::array<int, 3> sign{1, 1, 1};
+    int voxelAxis(int worldAxis) const
+    {
+        return int(std::find(world.begin(), world.end(), worldAxis) - world.begin());
     }
-    return 2;
+};
+
+NearestWorldAxes nearestWorldAxes(const VolumeInfo& info)
+{
+    std::array<std::array<double, 3>, 3> cosine{}; // [voxel axis][world axis]
+    for (int axis = 0; axis < 3; ++axis) {
+        // Column `axis` of toWorld (row-major) is where one step along the axis goes.
+        const std::array<double, 3> direction{info.toWorld[size_t(axis)], info.toWorld[size_t(4 + axis)],
+                                              info.toWorld[size_t(8 + axis)]};
+        const double length = std::hypot(direction[0], direction[1], direction[2]);
+        for (int world = 0; world < 3; ++world)
+            cosine[size_t(axis)][size_t(world)] =
+                length > 0 ? direction[size_t(world)] / length : (axis == world ? 1.0 : 0.0);
+    }
+    NearestWorldAxes nearest;
+    std::array<bool, 3> voxelTaken{}, worldTaken{};
+    for (int round = 0; round < 3; ++round) {
+        int bestAxis = -1, bestWorld = -1;
+        for (int axis = 0; axis < 3; ++axis)
+            for (int world = 0; world < 3; ++world)
+                if (!voxelTaken[size_t(axis)] && !worldTaken[size_t(world)]
+                    && (bestAxis < 0
+                        || std::abs(cosine[size_t(axis)][size_t(world)])
+                               > std::abs(cosine[size_t(bestAxis)][size_t(bestWorld)]))) {
+                    bestAxis = axis;
+                    bestWorld = world;
+                }
+        voxelTaken[size_t(bestAxis)] = worldTaken[size_t(bestWorld)] = true;
+        nearest.world[size_t(bestAxis)] = bestWorld;
+        nearest.sign[size_t(bestAxis)] = cosine[size_t(bestAxis)][size_t(bestWorld)] < 0 ? -1 : 1;
+    }
+    return nearest;
 }
 
-EdgeLetters edgeLetters(Plane plane, const VolumeInfo& info)
+} // namespace
+
+SliceAxes voxelOrderAxes(Plane plane)
+{
+    // Coronal and sagittal rows run up the z axis: the last slice on top.
+    switch (plane) {
+    case Plane::Axial: return SliceAxes{0, false, 1, false, 2};
+    case Plane::Coronal: return SliceAxes{0, false, 2, true, 1};
+    case Plane::Sagittal: return SliceAxes{1, false, 2, true, 0};
+    }
+    return {};
+}
+
+SliceAxes sliceAxes(Plane plane, const VolumeInfo& info, DisplayConvention convention)
+{
+    if (!info.hasOrientation)
+        return voxelOrderAxes(plane);
+    const NearestWorldAxes nearest = nearestWorldAxes(info);
+    const int sides = nearest.voxelAxis(0), front = nearest.voxelAxis(1), up = nearest.voxelAxis(2);
+    const bool towardsRight = nearest.sign[size_t(sides)] > 0;
+    const bool towardsFront = nearest.sign[size_t(front)] > 0;
+    const bool towardsTop = nearest.sign[size_t(up)] > 0;
+    // Columns run towards the patient's left (radiological) or right; rows
+    // run backwards (axial) or down (coronal, sagittal); sagittal columns
+    // run backwards.
+    const bool sidesReversed = convention == DisplayConvention::Radiological ? towardsRight : !towardsRight;
+    switch (plane) {
+    case Plane::Axial: return SliceAxes{sides, sidesReversed, front, towardsFront, up};
+    case Plane::Coronal: return SliceAxes{sides, sidesReversed, up, towardsTop, front};
+    case Plane::Sagittal: return SliceAxes{front, towardsFront, up, towardsTop, sides};
+    }
+    return {};
+}
+
+EdgeLetters edgeLetters(const SliceAxes& axes, const VolumeInfo& info)
 {
     if (!info.hasOrientation)
         return {};
-    // The side voxel axis `axis` points towards (`sign` -1: away from): the
-    // largest world component of its column of toWorld.
-    const auto side = [&info](int axis, int sign) {
-        const std::array<double, 3> direction{info.toWorld[size_t(axis)], info.toWorld[size_t(4 + axis)],
-                                              info.toWorld[size_t(8 + axis)]};
-        int largest = 0;
-        for (int k = 1; k < 3; ++k)
-            if (std::abs(direction[size_t(k)]) > std::abs(direction[size_t(largest)]))
-                largest = k;
-        const bool towards = (direction[size_t(largest)] >= 0) == (sign > 0);
+    const NearestWorldAxes nearest = nearestWorldAxes(info);
+    // The side a step along voxel axis `axis` goes towards (`step` -1: back).
+    const auto side = [&nearest](int axis, int step) {
         static const char* const letters[3][2] = {{"L", "R"}, {"P", "A"}, {"I", "S"}};
-        return QString::fromLatin1(letters[largest][towards ? 1 : 0]);
+        const bool positive = nearest.sign[size_t(axis)] * step > 0;
+        return QString::fromLatin1(letters[nearest.world[size_t(axis)]][positive ? 1 : 0]);
     };
-    // Columns run along the first axis; rows down y (axial) or down from the
-    // last slice (coronal, sagittal: -z).
-    const int columns = plane == Plane::Sagittal ? 1 : 0;
-    const int rows = plane == Plane::Axial ? 1 : 2;
-    const int down = plane == Plane::Axial ? 1 : -1;
-    return EdgeLetters{side(columns, -1), side(columns, 1), side(rows, -down), side(rows, down)};
+    // The left edge lies where the columns come from: the axis's first
+    // voxel, or its last where the columns run back along it.
+    const int right = axes.acrossReversed ? -1 : 1;
+    const int bottom = axes.downReversed ? -1 : 1;
+    return EdgeLetters{side(axes.across, -right), side(axes.across, right), side(axes.down, -bottom),
+                       side(axes.down, bottom)};
 }
 
 int coordinate(const Seed& voxel, int axis) { return axis == 0 ? voxel.x : axis == 1 ? voxel.y : voxel.z; }
@@ -92,56 +157,33 @@ void setCoordinate(Seed& voxel, int axis, int value)
     (axis == 0 ? voxel.x : axis == 1 ? voxel.y : voxel.z) = value;
 }
 
-int sliceCount(Plane plane, VolumeSize size)
+int sliceCount(const SliceAxes& axes, VolumeSize size) { return size.along(axes.through); }
+
+QSize sliceSize(const SliceAxes& axes, VolumeSize size) { return QSize(size.along(axes.across), size.along(axes.down)); }
+
+QSizeF pixelSpacing(const SliceAxes& axes, const VolumeInfo& info)
 {
-    const int axis = sliceAxis(plane);
-    return axis == 0 ? size.width : axis == 1 ? size.height : size.depth;
+    return QSizeF(info.spacing[size_t(axes.across)], info.spacing[size_t(axes.down)]);
 }
 
-QSize sliceSize(Plane plane, VolumeSize size)
+Seed voxelAt(const SliceAxes& axes, int slice, QPoint pixel, VolumeSize size)
 {
-    switch (plane) {
-    case Plane::Axial: return QSize(size.width, size.height);
-    case Plane::Coronal: return QSize(size.width, size.depth);
-    case Plane::Sagittal: return QSize(size.height, size.depth);
-    }
-    return {};
+    Seed voxel{0, 0, 0};
+    setCoordinate(voxel, axes.through, slice);
+    setCoordinate(voxel, axes.across, axes.acrossReversed ? size.along(axes.across) - 1 - pixel.x() : pixel.x());
+    setCoordinate(voxel, axes.down, axes.downReversed ? size.along(axes.down) - 1 - pixel.y() : pixel.y());
+    return voxel;
 }
 
-QSizeF pixelSpacing(Plane plane, const VolumeInfo& info)
+QPoint slicePixel(const SliceAxes& axes, const Seed& voxel, VolumeSize size)
 {
-    const auto& s = info.spacing;
-    switch (plane) {
-    case Plane::Axial: return QSizeF(s[0], s[1]);
-    case Plane::Coronal: return QSizeF(s[0], s[2]);
-    case Plane::Sagittal: return QSizeF(s[1], s[2]);
-    }
-    return QSizeF(1, 1);
+    const int across = coordinate(voxel, axes.across);
+    const int down = coordinate(voxel, axes.down);
+    return QPoint(axes.acrossReversed ? size.along(axes.across) - 1 - across : across,
+                  axes.downReversed ? size.along(axes.down) - 1 - down : down);
 }
 
-Seed voxelAt(Plane plane, int slice, QPoint pixel, VolumeSize size)
-{
-    // Rows of coronal and sagittal slices run up the z axis.
-    const int up = size.depth - 1 - pixel.y();
-    switch (plane) {
-    case Plane::Axial: return Seed{pixel.x(), pixel.y(), slice};
-    case Plane::Coronal: return Seed{pixel.x(), slice, up};
-    case Plane::Sagittal: return Seed{slice, pixel.x(), up};
-    }
-    return {};
-}
-
-QPoint slicePixel(Plane plane, const Seed& voxel, VolumeSize size)
-{
-    switch (plane) {
-    case Plane::Axial: return QPoint(voxel.x, voxel.y);
-    case Plane::Coronal: return QPoint(voxel.x, size.depth - 1 - voxel.z);
-    case Plane::Sagittal: return QPoint(voxel.y, size.depth - 1 - voxel.z);
-    }
-    return {};
-}
-
-int sliceOf(Plane plane, const Seed& voxel) { return coordinate(voxel, sliceAxis(plane)); }
+int sliceOf(const SliceAxes& axes, const Seed& voxel) { return coordinate(voxel, axes.through); }
 
 // ---- the window ---------------------------------------------------------------
 
@@ -194,37 +236,35 @@ std::vector<uint8_t> windowTable(const WindowLevel& window, int bitDepth)
     return table;
 }
 
-QImage sliceGrey(Plane plane, int slice, const std::vector<uint16_t>& luma, VolumeSize size,
+QImage sliceGrey(const SliceAxes& axes, int slice, const std::vector<uint16_t>& luma, VolumeSize size,
                  const std::vector<uint8_t>& table)
 {
-    const QSize shape = sliceSize(plane, size);
+    const QSize shape = sliceSize(axes, size);
     QImage grey(shape, QImage::Format_Grayscale8);
     if (luma.size() < size_t(size.width) * size_t(size.height) * size_t(size.depth) || table.empty())
         return QImage();
     const size_t limit = table.size() - 1;
-    const size_t rowLength = size_t(size.width);
-    const size_t sliceLength = rowLength * size_t(size.height);
+    // Voxels one column apart lie `step` apart in memory (x fastest): 1 on
+    // an axial slice in the voxel order, a row or a slice of the volume on others.
+    const std::array<ptrdiff_t, 3> stride{1, ptrdiff_t(size.width), ptrdiff_t(size.width) * size.height};
+    const ptrdiff_t step = axes.acrossReversed ? -stride[size_t(axes.across)] : stride[size_t(axes.across)];
     grey.bits(); // detached before the bands write their rows
     cutInBands(shape.height(), shape.width(), [&](int firstRow, int endRow) {
         for (int row = firstRow; row < endRow; ++row) {
             uchar* line = grey.scanLine(row);
-            const int up = size.depth - 1 - row;
-            if (plane == Plane::Sagittal) {
-                // Down the rows of slice z: one voxel of each (the costly plane).
-                const uint16_t* column = luma.data() + size_t(up) * sliceLength + size_t(slice);
-                constexpr int ahead = 8;
-                for (int y = 0; y < shape.width(); ++y) {
-                    if (y + ahead < shape.width())
-                        __builtin_prefetch(column + size_t(y + ahead) * rowLength);
-                    line[y] = table[std::min<size_t>(column[size_t(y) * rowLength], limit)];
-                }
+            const uint16_t* source = luma.data() + seedIndex(voxelAt(axes, slice, QPoint(0, row), size), size.width, size.height);
+            if (step == 1) {
+                for (int column = 0; column < shape.width(); ++column)
+                    line[column] = table[std::min<size_t>(source[column], limit)];
                 continue;
             }
-            const uint16_t* source = plane == Plane::Axial
-                                         ? luma.data() + size_t(slice) * sliceLength + size_t(row) * rowLength
-                                         : luma.data() + size_t(up) * sliceLength + size_t(slice) * rowLength;
-            for (int x = 0; x < shape.width(); ++x)
-                line[x] = table[std::min<size_t>(source[x], limit)];
+            // Voxels far apart in memory (the costly planes): fetched a few ahead.
+            constexpr int ahead = 8;
+            for (int column = 0; column < shape.width(); ++column) {
+                if (column + ahead < shape.width())
+                    __builtin_prefetch(source + (column + ahead) * step);
+                line[column] = table[std::min<size_t>(source[column * step], limit)];
+            }
         }
     });
     return grey;
@@ -254,46 +294,45 @@ inline void readSample(const BoxMaps& maps, size_t i, uint16_t& label, uint32_t&
         std::memcpy(&label, maps.labels + 2 * i, 2);
 }
 
-// A coronal or sagittal slice of step-1 box maps (the volume's slices
-// stacked: voxel (x, y, z) is row z * height + y), row by row of the slice.
+// A slice of step-1 box maps (the volume's slices stacked: voxel (x, y, z)
+// is row z * height + y), row by row of the slice: along a row, the maps'
+// column or row moves by a fixed step; samples outside the box are unreached.
 template <int LabelBytes, int StampBytes>
-void cutAcross(Plane plane, int slice, const BoxMaps& maps, VolumeSize size, uint16_t* labels, uint32_t* stamps)
+void cutSlice(const SliceAxes& axes, int slice, const BoxMaps& maps, VolumeSize size, uint16_t* labels,
+              uint32_t* stamps)
 {
-    const QSize shape = sliceSize(plane, size);
+    const QSize shape = sliceSize(axes, size);
     const int columns = shape.width();
-    const int firstRow = maps.y0, endRow = maps.y0 + maps.boxHeight;
-    const int firstColumn = maps.x0, endColumn = maps.x0 + maps.boxWidth;
-    const size_t boxWidth = size_t(maps.boxWidth);
+    const int sign = axes.acrossReversed ? -1 : 1;
+    const int columnStep = axes.across == 0 ? sign : 0;
+    const int rowStep = axes.across == 1 ? sign : axes.across == 2 ? sign * size.height : 0;
+    const ptrdiff_t boxWidth = maps.boxWidth;
     const auto cutRow = [&](int v) {
-        const int z = size.depth - 1 - v;
         uint16_t* labelRow = labels + size_t(v) * size_t(columns);
         uint32_t* stampRow = stamps + size_t(v) * size_t(columns);
         std::fill(labelRow, labelRow + columns, uint16_t(0));
         std::fill(stampRow, stampRow + columns, unclassifiedStamp);
-        if (plane == Plane::Coronal) {
-            const int row = z * size.height + slice;
-            if (row < firstRow || row >= endRow)
-                return;
-            const size_t start = size_t(row - firstRow) * boxWidth;
-            for (int x = std::max(0, firstColumn); x < std::min(columns, endColumn); ++x)
-                readSample<LabelBytes, StampBytes>(maps, start + size_t(x - firstColumn), labelRow[x], stampRow[x]);
-            return;
-        }
-        if (slice < firstColumn || slice >= endColumn)
-            return;
-        const int first = std::max(0, firstRow - z * size.height);
-        const int end = std::min(size.height, endRow - z * size.height);
-        // Voxels a row of the maps apart: fetched a few ahead, or each waits for memory.
+        const Seed first = voxelAt(axes, slice, QPoint(0, v), size);
+        // The box's column and row of the row's first voxel, moving by (columnStep, rowStep).
+        ptrdiff_t column = first.x - maps.x0;
+        ptrdiff_t row = ptrdiff_t(first.z) * size.height + first.y - maps.y0;
+        const ptrdiff_t sampleStep = rowStep * boxWidth + columnStep;
+        // Samples a row of the maps or more apart: fetched a few ahead, or each waits for memory.
         constexpr int ahead = 8;
-        for (int y = first; y < end; ++y) {
-            const size_t i = size_t(z * size.height + y - firstRow) * boxWidth + size_t(slice - firstColumn);
-            if (y + ahead < end) {
-                const size_t later = i + ahead * boxWidth;
-                __builtin_prefetch(maps.stamps + later * StampBytes);
-                if constexpr (LabelBytes > 0)
-                    __builtin_prefetch(maps.labels + later * LabelBytes);
+        const bool far = sampleStep > 1 || sampleStep < -1;
+        for (int u = 0; u < columns; ++u, column += columnStep, row += rowStep) {
+            if (size_t(column) >= size_t(maps.boxWidth) || size_t(row) >= size_t(maps.boxHeight))
+                continue;
+            const ptrdiff_t i = row * boxWidth + column;
+            if (far && u + ahead < columns) {
+                const ptrdiff_t later = i + ahead * sampleStep;
+                if (later >= 0 && later < ptrdiff_t(maps.boxHeight) * boxWidth) {
+                    __builtin_prefetch(maps.stamps + later * StampBytes);
+                    if constexpr (LabelBytes > 0)
+                        __builtin_prefetch(maps.labels + later * LabelBytes);
+                }
             }
-            readSample<LabelBytes, StampBytes>(maps, i, labelRow[y], stampRow[y]);
+            readSample<LabelBytes, StampBytes>(maps, size_t(i), labelRow[u], stampRow[u]);
         }
     };
     cutInBands(shape.height(), columns, [&](int firstSliceRow, int endSliceRow) {
@@ -327,12 +366,12 @@ BoxMaps axialRows(const BoxMaps& maps, int slice, int width, int height)
 
 } // namespace
 
-GrowResultPtr sliceResult(Plane plane, int slice, const GrowResultPtr& result)
+GrowResultPtr sliceResult(const SliceAxes& axes, int slice, const GrowResultPtr& result)
 {
     if (!result)
         return nullptr;
     const VolumeSize size{result->width, result->height, result->depth};
-    const QSize shape = sliceSize(plane, size);
+    const QSize shape = sliceSize(axes, size);
     auto cut = std::make_shared<GrowResult>();
     cut->width = shape.width();
     cut->height = shape.height();
@@ -340,7 +379,7 @@ GrowResultPtr sliceResult(Plane plane, int slice, const GrowResultPtr& result)
     cut->iterations = result->iterations;
     cut->stoppedAtCap = result->stoppedAtCap;
     const BoxMaps maps = mapsView(*result);
-    if (plane == Plane::Axial && maps.step == 1) {
+    if (axes == voxelOrderAxes(Plane::Axial) && maps.step == 1) {
         cut->box = axialRows(maps, slice, size.width, size.height);
         // The maps live in the result (full maps) or in its storage.
         cut->box.storage = maps.storage ? maps.storage : std::shared_ptr<const void>(result, result.get());
@@ -352,7 +391,7 @@ GrowResultPtr sliceResult(Plane plane, int slice, const GrowResultPtr& result)
         // A preview's samples: each voxel takes the one at or before it.
         for (int row = 0; row < shape.height(); ++row)
             for (int column = 0; column < shape.width(); ++column) {
-                const Seed voxel = voxelAt(plane, slice, QPoint(column, row), size);
+                const Seed voxel = voxelAt(axes, slice, QPoint(column, row), size);
                 const size_t i = size_t(row) * size_t(shape.width()) + size_t(column);
                 cut->labels[i] = maps.label(voxel.x, voxel.z * size.height + voxel.y);
                 cut->stamps[i] = maps.stamp(voxel.x, voxel.z * size.height + voxel.y);
@@ -364,16 +403,16 @@ GrowResultPtr sliceResult(Plane plane, int slice, const GrowResultPtr& result)
     const bool narrowStamps = maps.stampBytes == 2;
     switch (maps.labelBytes) {
     case 0:
-        narrowStamps ? cutAcross<0, 2>(plane, slice, maps, size, labels, stamps)
-                     : cutAcross<0, 4>(plane, slice, maps, size, labels, stamps);
+        narrowStamps ? cutSlice<0, 2>(axes, slice, maps, size, labels, stamps)
+                     : cutSlice<0, 4>(axes, slice, maps, size, labels, stamps);
         break;
     case 1:
-        narrowStamps ? cutAcross<1, 2>(plane, slice, maps, size, labels, stamps)
-                     : cutAcross<1, 4>(plane, slice, maps, size, labels, stamps);
+        narrowStamps ? cutSlice<1, 2>(axes, slice, maps, size, labels, stamps)
+                     : cutSlice<1, 4>(axes, slice, maps, size, labels, stamps);
         break;
     default:
-        narrowStamps ? cutAcross<2, 2>(plane, slice, maps, size, labels, stamps)
-                     : cutAcross<2, 4>(plane, slice, maps, size, labels, stamps);
+        narrowStamps ? cutSlice<2, 2>(axes, slice, maps, size, labels, stamps)
+                     : cutSlice<2, 4>(axes, slice, maps, size, labels, stamps);
         break;
     }
     return cut;

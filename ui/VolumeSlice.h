@@ -19,44 +19,82 @@
 
 namespace rgx::ui {
 
-// Axial: the xy plane at z; coronal: xz at y; sagittal: yz at x. A slice's
-// columns run along its first axis (x, x, y), its rows along the second
-// (y down; z up in coronal and sagittal, the last slice at the top, as
-// medical viewers show them).
+// The three planes as a volume's views show them. Where the file gives an
+// orientation (VolumeInfo::toWorld, RAS), each in the standard display:
+// axial seen from the feet, anterior up; coronal seen from the front,
+// superior up; both with the patient's right on the screen's left
+// (radiological; neurological: the left on the left); sagittal seen from
+// the patient's left, anterior on the left, superior up. Without one, the
+// voxel order: axial x right and y down at z; coronal x right and z up at y;
+// sagittal y right and z up at x.
 enum class Plane { Axial = 0, Coronal = 1, Sagittal = 2 };
 constexpr Plane allPlanes[] = {Plane::Axial, Plane::Coronal, Plane::Sagittal};
 
 QString planeName(Plane plane);
-// The volume axis a plane's slices step along: 2 (z), 1 (y), 0 (x).
-int sliceAxis(Plane plane);
+
+// Which side of the patient the axial and coronal views show on the left.
+enum class DisplayConvention { Radiological, Neurological };
+
+// How one plane's slices lie on screen: the voxel axis along its columns and
+// the one down its rows (0 x, 1 y, 2 z), each maybe reversed (column or row
+// 0 at the axis's last voxel), and the axis its slices step along. The
+// views choose these axes and never resample: every conversion between a
+// slice pixel and a voxel (clicks, seeds, crosshair, overlay, the cuts) goes
+// through voxelAt and slicePixel below.
+struct SliceAxes {
+    int across = 0;
+    bool acrossReversed = false;
+    int down = 1;
+    bool downReversed = false;
+    int through = 2;
+    bool operator==(const SliceAxes& other) const
+    {
+        return across == other.across && acrossReversed == other.acrossReversed && down == other.down
+            && downReversed == other.downReversed && through == other.through;
+    }
+};
+// A plane's axes for a volume: the standard display with the voxel axes
+// nearest to the screen's directions where info.hasOrientation, the voxel
+// order otherwise (see Plane).
+SliceAxes sliceAxes(Plane plane, const VolumeInfo& info,
+                    DisplayConvention convention = DisplayConvention::Radiological);
+SliceAxes voxelOrderAxes(Plane plane);
 
 struct VolumeSize {
     int width = 0;
     int height = 0;
     int depth = 1;
     static VolumeSize of(const LumaImage& volume) { return {volume.width, volume.height, volume.depth}; }
+    int along(int axis) const { return axis == 0 ? width : axis == 1 ? height : depth; }
 };
 
 // Slices of a plane, and a slice's columns and rows.
-int sliceCount(Plane plane, VolumeSize size);
-QSize sliceSize(Plane plane, VolumeSize size);
+int sliceCount(const SliceAxes& axes, VolumeSize size);
+QSize sliceSize(const SliceAxes& axes, VolumeSize size);
 // Millimetres between a slice's columns and between its rows.
-QSizeF pixelSpacing(Plane plane, const VolumeInfo& info);
+QSizeF pixelSpacing(const SliceAxes& axes, const VolumeInfo& info);
 
-// The patient's side at each edge of a slice: R or L, A or P, S or I, the
-// one the voxel axis points most towards in the file's orientation (RAS).
-// Slices keep the voxel order, so a NIfTI file stored in RAS shows its axial
-// slices with A at the bottom and a DICOM series with A at the top: the
-// letters say which. All empty where the file gives no orientation.
+// The patient's side at each edge of a slice shown on `axes`: R or L, A or
+// P, S or I, that of the world axis the voxel axis is nearest to (the one
+// sliceAxes chose it for). All empty where the file gives no orientation.
 struct EdgeLetters {
     QString left, right, top, bottom;
     bool isEmpty() const { return left.isEmpty(); }
 };
-EdgeLetters edgeLetters(Plane plane, const VolumeInfo& info);
-// The voxel under slice pixel `pixel` of slice `slice`, and back.
-Seed voxelAt(Plane plane, int slice, QPoint pixel, VolumeSize size);
-QPoint slicePixel(Plane plane, const Seed& voxel, VolumeSize size);
-int sliceOf(Plane plane, const Seed& voxel);
+EdgeLetters edgeLetters(const SliceAxes& axes, const VolumeInfo& info);
+// The voxel under slice pixel `pixel` of slice `slice`, and back: the one
+// mapping between what a view shows and voxels.
+Seed voxelAt(const SliceAxes& axes, int slice, QPoint pixel, VolumeSize size);
+QPoint slicePixel(const SliceAxes& axes, const Seed& voxel, VolumeSize size);
+int sliceOf(const SliceAxes& axes, const Seed& voxel);
+// The same in the voxel order (a volume without orientation, as the bench's
+// phantoms); VolumeView::axes(plane) gives what a view shows.
+inline QPoint slicePixel(Plane plane, const Seed& voxel, VolumeSize size)
+{
+    return slicePixel(voxelOrderAxes(plane), voxel, size);
+}
+inline int sliceOf(Plane plane, const Seed& voxel) { return sliceOf(voxelOrderAxes(plane), voxel); }
+inline int sliceCount(Plane plane, VolumeSize size) { return sliceCount(voxelOrderAxes(plane), size); }
 int coordinate(const Seed& voxel, int axis);
 void setCoordinate(Seed& voxel, int axis, int value);
 
@@ -78,25 +116,26 @@ WindowLevel automaticWindow(const LumaImage& volume);
 std::vector<uint8_t> windowTable(const WindowLevel& window, int bitDepth);
 
 // One slice's grey picture (Grayscale8), through a window table.
-QImage sliceGrey(Plane plane, int slice, const std::vector<uint16_t>& luma, VolumeSize size,
+QImage sliceGrey(const SliceAxes& axes, int slice, const std::vector<uint16_t>& luma, VolumeSize size,
                  const std::vector<uint8_t>& table);
 
 // A run's maps (full or box, SPEC's layout) cut to one slice: a result of
 // the slice's size, sharing the volume's maps where the slice is a run of
-// rows in them (axial slices), copied otherwise. Null for a null result.
-GrowResultPtr sliceResult(Plane plane, int slice, const GrowResultPtr& result);
+// rows in them (an axial slice in the voxel order), copied otherwise. Null
+// for a null result.
+GrowResultPtr sliceResult(const SliceAxes& axes, int slice, const GrowResultPtr& result);
 
 // A per-voxel map (a diff's mask, a reference's stamps) cut to one slice.
 template <typename T>
-std::vector<T> sliceOfMap(Plane plane, int slice, const std::vector<T>& map, VolumeSize size)
+std::vector<T> sliceOfMap(const SliceAxes& axes, int slice, const std::vector<T>& map, VolumeSize size)
 {
-    const QSize shape = sliceSize(plane, size);
+    const QSize shape = sliceSize(axes, size);
     std::vector<T> cut(size_t(shape.width()) * size_t(shape.height()));
     if (map.size() < size_t(size.width) * size_t(size.height) * size_t(size.depth))
         return {};
     for (int row = 0; row < shape.height(); ++row)
         for (int column = 0; column < shape.width(); ++column) {
-            const Seed voxel = voxelAt(plane, slice, QPoint(column, row), size);
+            const Seed voxel = voxelAt(axes, slice, QPoint(column, row), size);
             cut[size_t(row) * size_t(shape.width()) + size_t(column)] =
                 map[size_t(seedIndex(voxel, size.width, size.height))];
         }

@@ -4,6 +4,8 @@
 #include "VolumeView.h"
 
 #include "SliceView.h"
+#include <QAction>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -63,6 +65,15 @@ struct VolumeView::SliceContent {
 VolumeView::VolumeView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("volumeView"));
+    neurological_ = new QAction(QStringLiteral("Neurological (patient's left on the left)"), this);
+    neurological_->setObjectName(QStringLiteral("neurologicalAction"));
+    neurological_->setCheckable(true);
+    neurological_->setToolTip(QStringLiteral("Axial and coronal views with the patient's left on the screen's left, "
+                                             "as seen from above and behind; unchecked: radiological, as seen from "
+                                             "the feet and the front"));
+    connect(neurological_, &QAction::toggled, this, [this](bool on) {
+        setConvention(on ? DisplayConvention::Neurological : DisplayConvention::Radiological);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -163,6 +174,14 @@ void VolumeView::buildControls(QWidget* panel)
     window->addWidget(width_);
     window->addWidget(automatic);
     window->addWidget(full);
+    // The View menu's toggle, here too: it matters only for oriented volumes.
+    neurologicalBox_ = new QCheckBox(QStringLiteral("Neurological"), panel);
+    neurologicalBox_->setObjectName(QStringLiteral("neurologicalCheck"));
+    neurologicalBox_->setToolTip(neurological_->toolTip());
+    connect(neurologicalBox_, &QCheckBox::toggled, neurological_, &QAction::setChecked);
+    connect(neurological_, &QAction::toggled, neurologicalBox_, &QCheckBox::setChecked);
+    window->addSpacing(12);
+    window->addWidget(neurologicalBox_);
     window->addSpacing(12);
     window->addWidget(position_, 1);
     rows->addLayout(window);
@@ -182,7 +201,7 @@ void VolumeView::connectPane(Pane& pane)
 {
     SliceView* view = pane.view;
     const Plane plane = pane.plane;
-    const auto voxel = [this, plane](QPoint pixel) { return voxelAt(plane, slice(plane), pixel, size_); };
+    const auto voxel = [this, plane](QPoint pixel) { return voxelAt(plane, pixel); };
     connect(pane.slider, &QSlider::valueChanged, this, [this, plane](int value) {
         if (!updating_)
             setSlice(plane, value);
@@ -218,6 +237,51 @@ void VolumeView::connectPane(Pane& pane)
 
 SliceView* VolumeView::sliceView(Plane plane) const { return panes_[size_t(plane)]->view; }
 
+Seed VolumeView::voxelAt(Plane plane, QPoint pixel) const
+{
+    return rgx::ui::voxelAt(axes(plane), slice(plane), pixel, size_);
+}
+
+QPoint VolumeView::slicePixel(Plane plane, const Seed& voxel) const
+{
+    return rgx::ui::slicePixel(axes(plane), voxel, size_);
+}
+
+// ---- orientation -------------------------------------------------------------------
+
+void VolumeView::setConvention(DisplayConvention convention)
+{
+    if (convention == convention_)
+        return;
+    convention_ = convention;
+    neurological_->setChecked(convention == DisplayConvention::Neurological);
+    if (!volume_)
+        return;
+    applyAxes();
+    for (Plane plane : allPlanes)
+        refreshPlane(plane, true);
+    setCrosshair(crosshair_);
+    updateSeeds();
+}
+
+void VolumeView::applyAxes()
+{
+    const VolumeInfo& info = volume_->volume;
+    updating_ = true;
+    for (Plane plane : allPlanes) {
+        axes_[size_t(plane)] = sliceAxes(plane, info, convention_);
+        Pane& shown = pane(plane);
+        shown.content.reset();
+        shown.slider->setRange(0, sliceCount(axes(plane), size_) - 1);
+        shown.slider->setValue(slice(plane));
+        const QSizeF spacing = pixelSpacing(axes(plane), info);
+        shown.view->setPixelAspect(spacing.width() > 0 && spacing.height() > 0 ? spacing.height() / spacing.width() : 1.0);
+        shown.view->setEdgeLetters(edgeLetters(axes(plane), info));
+        shown.view->setCrosshair(slicePixel(plane, crosshair_));
+    }
+    updating_ = false;
+}
+
 // ---- the volume -------------------------------------------------------------------
 
 void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
@@ -245,15 +309,10 @@ void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
     width_->setRange(1, 2 * levels);
     level_->setValue(window_.centre - info.valueShift);
     width_->setValue(window_.width);
-    for (Plane plane : allPlanes) {
-        Pane& shown = pane(plane);
-        shown.slider->setRange(0, sliceCount(plane, size_) - 1);
-        const QSizeF spacing = pixelSpacing(plane, info);
-        shown.view->setPixelAspect(spacing.width() > 0 && spacing.height() > 0 ? spacing.height() / spacing.width() : 1.0);
-        shown.view->setEdgeLetters(edgeLetters(plane, info));
-        shown.view->setSeeds({});
-    }
+    for (Plane plane : allPlanes)
+        pane(plane).view->setSeeds({});
     updating_ = false;
+    applyAxes();
     info_->setText(QStringLiteral("%1 x %2 x %3 voxels of %4 x %5 x %6 mm, %7-bit%8")
                        .arg(size_.width).arg(size_.height).arg(size_.depth)
                        .arg(millimetres(info.spacing[0]), millimetres(info.spacing[1]), millimetres(info.spacing[2]))
@@ -314,7 +373,8 @@ const VolumeView::SliceContent& VolumeView::content(Plane plane)
     cut->lumaOwner = frame_.luma;
     cut->luma = luma;
     cut->tableSerial = tableSerial_;
-    cut->grey = sameGrey ? old->grey : sliceGrey(plane, index, *luma, size_, table_);
+    const SliceAxes& along = axes(plane);
+    cut->grey = sameGrey ? old->grey : sliceGrey(along, index, *luma, size_, table_);
     cut->source = frame_.result;
     cut->layersOwner = frame_.keepAlive;
     cut->sourceDifferences = frame_.layers.differences;
@@ -324,13 +384,13 @@ const VolumeView::SliceContent& VolumeView::content(Plane plane)
         cut->differences = old->differences;
         cut->referenceStamps = old->referenceStamps;
     } else {
-        cut->result = sliceResult(plane, index, frame_.result);
+        cut->result = sliceResult(along, index, frame_.result);
         if (cut->sourceDifferences)
             cut->differences = std::make_shared<const std::vector<uint8_t>>(
-                sliceOfMap(plane, index, *cut->sourceDifferences, size_));
+                sliceOfMap(along, index, *cut->sourceDifferences, size_));
         if (cut->sourceReferenceStamps)
             cut->referenceStamps = std::make_shared<const std::vector<uint32_t>>(
-                sliceOfMap(plane, index, *cut->sourceReferenceStamps, size_));
+                sliceOfMap(along, index, *cut->sourceReferenceStamps, size_));
     }
     shown.content = std::move(cut);
     return *shown.content;
@@ -343,7 +403,7 @@ void VolumeView::refreshPlane(Plane plane, bool newPicture)
 {
     if (!volume_)
         return;
-    pane(plane).view->setRenderedPicture(sliceSize(plane, size_), [this, plane](const QRectF& source, QImage& out) {
+    pane(plane).view->setRenderedPicture(sliceSize(axes(plane), size_), [this, plane](const QRectF& source, QImage& out) {
         const SliceContent& cut = content(plane);
         renderOverlayView(cut.grey, cut.result.get(), frame_.style, cut.layers(frame_.layers), source, out);
     }, ++renderSerial_, newPicture);
@@ -359,7 +419,7 @@ QImage VolumeView::slicePicture(Plane plane)
 {
     if (!volume_)
         return QImage();
-    const QSize size = sliceSize(plane, size_);
+    const QSize size = sliceSize(axes(plane), size_);
     QImage picture(size, QImage::Format_RGB32);
     const SliceContent& cut = content(plane);
     renderOverlayView(cut.grey, cut.result.get(), frame_.style, cut.layers(frame_.layers),
@@ -381,8 +441,8 @@ void VolumeView::setCrosshair(const Seed& voxel)
     for (Plane plane : allPlanes) {
         Pane& shown = pane(plane);
         shown.slider->setValue(slice(plane));
-        shown.view->setCrosshair(slicePixel(plane, crosshair_, size_));
-        if (sliceOf(plane, before) != slice(plane) || !shown.content)
+        shown.view->setCrosshair(slicePixel(plane, crosshair_));
+        if (sliceOf(axes(plane), before) != slice(plane) || !shown.content)
             refreshPlane(plane);
     }
     updating_ = false;
@@ -395,7 +455,7 @@ void VolumeView::setCrosshair(const Seed& voxel)
 void VolumeView::setSlice(Plane plane, int index)
 {
     Seed voxel = crosshair_;
-    setCoordinate(voxel, sliceAxis(plane), index);
+    setCoordinate(voxel, axes(plane).through, index);
     setCrosshair(voxel);
 }
 
@@ -418,9 +478,9 @@ void VolumeView::updateSeeds()
         projected.reserve(seeds_.size());
         hidden.reserve(seeds_.size());
         for (const Seed& seed : seeds_) {
-            const QPoint pixel = slicePixel(plane, seed, size_);
+            const QPoint pixel = slicePixel(plane, seed);
             projected.push_back(Seed{pixel.x(), pixel.y()});
-            hidden.push_back(sliceOf(plane, seed) != slice(plane));
+            hidden.push_back(sliceOf(axes(plane), seed) != slice(plane));
         }
         SliceView* view = pane(plane).view;
         view->setSeeds(projected, std::move(hidden));
@@ -452,19 +512,19 @@ QString VolumeView::banner() const { return banner_->text(); }
 
 void VolumeView::updateLabels()
 {
-    const char axes[] = {'x', 'y', 'z'};
+    const char axisNames[] = {'x', 'y', 'z'};
     for (Plane plane : allPlanes) {
         Pane& shown = pane(plane);
         if (!volume_) {
             shown.position->clear();
             continue;
         }
-        const int axis = sliceAxis(plane);
+        const int axis = axes(plane).through;
         const double millimetre = slice(plane) * volume_->volume.spacing[size_t(axis)];
         shown.position->setText(QStringLiteral("%1 %2 / %3  %4 mm")
-                                    .arg(QLatin1Char(axes[axis]))
+                                    .arg(QLatin1Char(axisNames[axis]))
                                     .arg(slice(plane))
-                                    .arg(sliceCount(plane, size_) - 1)
+                                    .arg(sliceCount(axes(plane), size_) - 1)
                                     .arg(millimetre, 0, 'f', 1));
     }
     if (!volume_) {

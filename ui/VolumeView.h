@@ -2,7 +2,8 @@
 // point (the crosshair), each a SliceView with its slider, under a bar with
 // the volume's size and spacing, the crosshair's voxel, and the window and
 // level. Each view draws only the slice it shows, cut out of the volume
-// when that slice, the run's frame or the window changes, at its own size.
+// when that slice, the run's frame or the window changes, at its own size,
+// in the standard display where the file gives an orientation (Plane).
 // Seeds are voxels: the views' edits come out as (x, y, z).
 #pragma once
 
@@ -17,6 +18,8 @@
 #include <memory>
 #include <vector>
 
+class QAction;
+class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
@@ -60,10 +63,22 @@ public:
     // on the plane's axis.
     Seed crosshair() const { return crosshair_; }
     void setCrosshair(const Seed& voxel);
-    int slice(Plane plane) const { return coordinate(crosshair_, sliceAxis(plane)); }
+    int slice(Plane plane) const { return sliceOf(axes(plane), crosshair_); }
     void setSlice(Plane plane, int slice);
     WindowLevel windowLevel() const { return window_; }
     void setWindowLevel(const WindowLevel& window);
+
+    // How a plane's view lies over the voxels: every pixel <-> voxel
+    // conversion of the views goes through it (voxelAt, slicePixel).
+    const SliceAxes& axes(Plane plane) const { return axes_[size_t(plane)]; }
+    Seed voxelAt(Plane plane, QPoint pixel) const;
+    QPoint slicePixel(Plane plane, const Seed& voxel) const;
+    // Radiological (the patient's right on the screen's left) or
+    // neurological, for the axial and coronal views of an oriented volume.
+    DisplayConvention convention() const { return convention_; }
+    void setConvention(DisplayConvention convention);
+    // Checked: neurological (a toggle for the View menu).
+    QAction* neurologicalAction() const { return neurological_; }
 
     SliceView* sliceView(Plane plane) const;
     // The slice shown in a plane, whole at one pixel per voxel, without
@@ -98,6 +113,9 @@ private:
     struct SliceContent;
     void buildControls(QWidget* panel);
     void connectPane(Pane& pane);
+    // The planes' axes for the volume and the convention, and what follows
+    // from them: slider ranges, pixel aspects, edge letters.
+    void applyAxes();
     // The plane's slice, cut when what it shows changed since it was last cut.
     const SliceContent& content(Plane plane);
     // A new picture for a plane: its slice, the frame or the window changed.
@@ -119,6 +137,11 @@ private:
     int selected_ = -1;
     quint64 renderSerial_ = 0;
     std::array<std::unique_ptr<Pane>, 3> panes_;
+    std::array<SliceAxes, 3> axes_{voxelOrderAxes(Plane::Axial), voxelOrderAxes(Plane::Coronal),
+                                   voxelOrderAxes(Plane::Sagittal)};
+    DisplayConvention convention_ = DisplayConvention::Radiological;
+    QAction* neurological_ = nullptr;
+    QCheckBox* neurologicalBox_ = nullptr;
 
     QLabel* banner_ = nullptr;
     QLabel* info_ = nullptr;

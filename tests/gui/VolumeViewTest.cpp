@@ -81,6 +81,16 @@ std::shared_ptr<LumaImage> ballVolume(unsigned seed = 7)
     return volume;
 }
 
+// The ball with an orientation that permutes and flips the axes: voxel x
+// runs up (S), y towards the patient's left, z towards the front (A).
+std::shared_ptr<LumaImage> orientedBall()
+{
+    auto volume = ballVolume();
+    volume->volume.hasOrientation = true;
+    volume->volume.toWorld = {0, -0.5, 0, 10, 0, 0, 2, -20, 0.5, 0, 0, 30, 0, 0, 0, 1};
+    return volume;
+}
+
 GrowParams ballParams()
 {
     GrowParams params;
@@ -109,6 +119,9 @@ private slots:
     void clickingTheCoronalViewMakesASeedAtThatVoxel();
     void seedsShowOnTheViewsWhoseSliceHoldsThem();
     void theOverlayOfARunShowsOnEveryViewAtItsVoxels();
+    void theOverlayOfAnOrientedVolumeShowsAtItsVoxels();
+    void anOrientedVolumeShowsTheStandardDisplayAndClicksMakeItsVoxels();
+    void theNeurologicalToggleSwapsTheSidesOfAxialAndCoronal();
     void playbackShowsTheVoxelsOfEachIterationOnTheSlices();
     void theSeedTableGivesEachRegionsVoxelsAndVolume();
     void scrollingChangesTheShownSlice();
@@ -130,6 +143,7 @@ private:
     QAction* sampleAction(const char* name) const;
     void verifyThreeViewsOf(VolumeSize size) const;
     void showReferenceResult(const std::vector<Seed>& seeds);
+    void verifyOverlayAtItsVoxels();
     SliceView* view(Plane plane) const { return window_->volumeView()->sliceView(plane); }
 
     std::unique_ptr<MainWindow> window_;
@@ -204,7 +218,7 @@ void VolumeViewTest::verifyThreeViewsOf(VolumeSize size) const
     for (Plane plane : allPlanes) {
         QVERIFY2(view(plane)->isVisible(), qPrintable(planeName(plane)));
         QVERIFY2(view(plane)->hasPicture(), qPrintable(planeName(plane)));
-        QCOMPARE(view(plane)->imageSize(), sliceSize(plane, size));
+        QCOMPARE(view(plane)->imageSize(), sliceSize(window_->volumeView()->axes(plane), size));
     }
 }
 
@@ -231,7 +245,7 @@ void VolumeViewTest::aVolumeShowsThreeSliceViewsAndItsSizeSpacingAndShift()
     for (Plane plane : allPlanes) {
         QVERIFY2(view(plane)->isVisible(), qPrintable(planeName(plane)));
         QVERIFY(view(plane)->hasPicture());
-        QCOMPARE(view(plane)->imageSize(), sliceSize(plane, VolumeSize{width, height, depth}));
+        QCOMPARE(view(plane)->imageSize(), sliceSize(voxelOrderAxes(plane), VolumeSize{width, height, depth}));
     }
     // The crosshair starts at the centre; each view shows its slice index.
     QCOMPARE(window_->volumeView()->crosshair(), (Seed{width / 2, height / 2, depth / 2}));
@@ -347,9 +361,10 @@ void VolumeViewTest::seedsShowOnTheViewsWhoseSliceHoldsThem()
     QCOMPARE(view(Plane::Axial)->selectedSeed(), 0);
 }
 
-void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
+// Every pixel of each view is coloured exactly where the voxel under it
+// (VolumeView::voxelAt, the views' one mapping) is in the region.
+void VolumeViewTest::verifyOverlayAtItsVoxels()
 {
-    openBall();
     showReferenceResult({ballCentre});
     const GrowResult& result = *reference_;
     QVERIFY(result.regions[0].count > 100);
@@ -358,11 +373,11 @@ void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
     const VolumeSize size{width, height, depth};
     for (Plane plane : allPlanes) {
         const QImage picture = volume->slicePicture(plane);
-        QCOMPARE(picture.size(), sliceSize(plane, size));
+        QCOMPARE(picture.size(), sliceSize(volume->axes(plane), size));
         int coloured = 0;
         for (int row = 0; row < picture.height(); ++row)
             for (int column = 0; column < picture.width(); ++column) {
-                const Seed voxel = voxelAt(plane, volume->slice(plane), QPoint(column, row), size);
+                const Seed voxel = volume->voxelAt(plane, QPoint(column, row));
                 const bool labelled = result.labels[seedIndex(voxel, width, height)] != 0;
                 coloured += labelled;
                 QVERIFY2(isGrey(picture.pixel(column, row)) != labelled,
@@ -371,6 +386,13 @@ void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
             }
         QVERIFY2(coloured > 20, qPrintable(planeName(plane)));
     }
+}
+
+void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
+{
+    openBall();
+    verifyOverlayAtItsVoxels();
+    VolumeView* volume = window_->volumeView();
     // Coloured, not just tinted.
     volume->setCrosshair(ballCentre);
     const QImage axial = volume->slicePicture(Plane::Axial);
@@ -386,9 +408,111 @@ void VolumeViewTest::theOverlayOfARunShowsOnEveryViewAtItsVoxels()
              qPrintable(info->text()));
 }
 
+void VolumeViewTest::theOverlayOfAnOrientedVolumeShowsAtItsVoxels()
+{
+    volume_ = orientedBall();
+    QVERIFY(window_->openVolume(QStringLiteral("oriented"), volume_));
+    verifyOverlayAtItsVoxels();
+    // The axial view steps along voxel x (up) and shows the ball's centre where slicePixel says.
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(ballCentre);
+    QCOMPARE(volume->slice(Plane::Axial), ballCentre.x);
+    const QPoint centre = volume->slicePixel(Plane::Axial, ballCentre);
+    QCOMPARE(volume->voxelAt(Plane::Axial, centre), ballCentre);
+    QVERIFY(!isGrey(volume->slicePicture(Plane::Axial).pixel(centre)));
+}
+
+// The oriented ball (voxel x up, y towards the left, z to the front) in the
+// standard display: each view's corners are the voxels its axes give, a
+// click there makes that seed, and the letters say what is shown.
+void VolumeViewTest::anOrientedVolumeShowsTheStandardDisplayAndClicksMakeItsVoxels()
+{
+    volume_ = orientedBall();
+    QVERIFY(window_->openVolume(QStringLiteral("oriented"), volume_));
+    VolumeView* volume = window_->volumeView();
+    const auto letters = [this](Plane plane) {
+        const EdgeLetters edges = view(plane)->edgeLetters();
+        return QStringList({edges.left, edges.right, edges.top, edges.bottom}).join(QLatin1Char(' '));
+    };
+    QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));
+    QCOMPARE(letters(Plane::Coronal), QStringLiteral("R L S I"));
+    QCOMPARE(letters(Plane::Sagittal), QStringLiteral("A P S I"));
+    // Axial: y across (towards the left), z down (from the front); coronal: y
+    // across, x down (from the top); sagittal: z across (from the front), x down.
+    QCOMPARE(view(Plane::Axial)->imageSize(), QSize(height, depth));
+    QCOMPARE(view(Plane::Coronal)->imageSize(), QSize(height, width));
+    QCOMPARE(view(Plane::Sagittal)->imageSize(), QSize(depth, width));
+    QCOMPARE(view(Plane::Axial)->pixelAspect(), 4.0);    // 0.5 mm across, 2 mm down
+    QCOMPARE(view(Plane::Coronal)->pixelAspect(), 1.0);
+    QCOMPARE(view(Plane::Sagittal)->pixelAspect(), 0.25);
+    QCOMPARE(window_->findChild<QLabel*>(QStringLiteral("axialSliceLabel"))->text().section(QLatin1Char(' '), 0, 3),
+             QStringLiteral("x %1 / %2").arg(width / 2).arg(width - 1));
+    struct Corners {
+        Plane plane;
+        int slice;
+        Seed topLeft, bottomRight;
+    };
+    const Corners cases[] = {
+        {Plane::Axial, 5, Seed{5, 0, depth - 1}, Seed{5, height - 1, 0}},
+        {Plane::Coronal, 3, Seed{width - 1, 0, 3}, Seed{0, height - 1, 3}},
+        {Plane::Sagittal, 4, Seed{width - 1, 4, depth - 1}, Seed{0, 4, 0}},
+    };
+    for (const Corners& corners : cases) {
+        volume->setSlice(corners.plane, corners.slice);
+        SliceView* shown = view(corners.plane);
+        const QSize size = shown->imageSize();
+        const QPoint last(size.width() - 1, size.height() - 1);
+        QCOMPARE(volume->voxelAt(corners.plane, QPoint(0, 0)), corners.topLeft);
+        QCOMPARE(volume->slicePixel(corners.plane, corners.bottomRight), last);
+        QTest::mouseClick(shown, Qt::LeftButton, Qt::NoModifier, shown->pixelCentre(0, 0).toPoint());
+        QVERIFY2(!window_->seeds().empty(), qPrintable(planeName(corners.plane)));
+        QCOMPARE(window_->seeds().back(), corners.topLeft);
+        QCOMPARE(volume->slice(corners.plane), corners.slice); // the crosshair went there, in this slice
+        QTest::mouseClick(shown, Qt::LeftButton, Qt::NoModifier, shown->pixelCentre(last.x(), last.y()).toPoint());
+        QCOMPARE(window_->seeds().back(), corners.bottomRight);
+        // The grey drawn there is that voxel's.
+        const std::vector<uint8_t> table = windowTable(volume->windowLevel(), 16);
+        const QImage picture = volume->slicePicture(corners.plane);
+        QCOMPARE(qRed(picture.pixel(0, 0)), int(table[volume_->at(corners.topLeft.x, corners.topLeft.y, corners.topLeft.z)]));
+        // The seeds show where they were clicked.
+        QVERIFY(shown->seedAt(shown->pixelCentre(0, 0)) >= 0);
+        QVERIFY(shown->seedAt(shown->pixelCentre(last.x(), last.y())) >= 0);
+    }
+    QCOMPARE(window_->seeds().size(), size_t(6));
+}
+
+void VolumeViewTest::theNeurologicalToggleSwapsTheSidesOfAxialAndCoronal()
+{
+    volume_ = orientedBall();
+    QVERIFY(window_->openVolume(QStringLiteral("oriented"), volume_));
+    VolumeView* volume = window_->volumeView();
+    volume->setCrosshair(Seed{5, 6, 7});
+    const QPoint radiological = volume->slicePixel(Plane::Axial, volume->crosshair());
+    QAction* toggle = volume->neurologicalAction();
+    QVERIFY(toggle->isCheckable());
+    QVERIFY(!toggle->isChecked());
+    toggle->trigger();
+    QCOMPARE(volume->convention(), DisplayConvention::Neurological);
+    QCOMPARE(view(Plane::Axial)->edgeLetters().left, QStringLiteral("L"));
+    QCOMPARE(view(Plane::Coronal)->edgeLetters().left, QStringLiteral("L"));
+    QCOMPARE(view(Plane::Axial)->edgeLetters().top, QStringLiteral("A"));
+    QCOMPARE(view(Plane::Sagittal)->edgeLetters().left, QStringLiteral("A")); // unchanged
+    // The crosshair stays at its voxel, mirrored on the axial view.
+    QCOMPARE(volume->crosshair(), (Seed{5, 6, 7}));
+    QCOMPARE(view(Plane::Axial)->crosshair(), QPoint(height - 1 - radiological.x(), radiological.y()));
+    QCOMPARE(volume->voxelAt(Plane::Axial, QPoint(0, 0)), (Seed{5, height - 1, depth - 1}));
+    SliceView* axial = view(Plane::Axial);
+    QTest::mouseClick(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(0, 0).toPoint());
+    QCOMPARE(window_->seeds().back(), (Seed{5, height - 1, depth - 1}));
+    toggle->trigger();
+    QCOMPARE(view(Plane::Axial)->edgeLetters().left, QStringLiteral("R"));
+    QCOMPARE(view(Plane::Axial)->crosshair(), volume->slicePixel(Plane::Axial, volume->crosshair()));
+}
+
 void VolumeViewTest::playbackShowsTheVoxelsOfEachIterationOnTheSlices()
 {
-    openBall();
+    volume_ = orientedBall(); // through the display's mapping, axes permuted and flipped
+    QVERIFY(window_->openVolume(QStringLiteral("oriented"), volume_));
     showReferenceResult({ballCentre});
     const GrowResult& result = *reference_;
     QVERIFY(result.iterations >= 4);
@@ -396,12 +520,11 @@ void VolumeViewTest::playbackShowsTheVoxelsOfEachIterationOnTheSlices()
     QCOMPARE(window_->viewState()->frame(), 2u);
     VolumeView* volume = window_->volumeView();
     volume->setCrosshair(ballCentre);
-    const VolumeSize size{width, height, depth};
     for (Plane plane : allPlanes) {
         const QImage picture = volume->slicePicture(plane);
         for (int row = 0; row < picture.height(); ++row)
             for (int column = 0; column < picture.width(); ++column) {
-                const Seed voxel = voxelAt(plane, volume->slice(plane), QPoint(column, row), size);
+                const Seed voxel = volume->voxelAt(plane, QPoint(column, row));
                 const bool shown = result.stamps[seedIndex(voxel, width, height)] <= 2;
                 QVERIFY2(isGrey(picture.pixel(column, row)) != shown,
                          qPrintable(QStringLiteral("%1 view, voxel (%2, %3, %4)")
@@ -784,14 +907,25 @@ void VolumeViewTest::theBrainTemplateSampleOpensInThreeViewsAndRunsItsSeed()
     QVERIFY(window_->result());
     QCOMPARE(window_->result()->regions.size(), size_t(1));
     QCOMPARE(window_->result()->regions[0].count, uint64_t(856002));
-    // Stored in RAS: the axial slices show the patient's front at the bottom, and say so.
-    const EdgeLetters axial = view(Plane::Axial)->edgeLetters();
-    QCOMPARE(QStringList({axial.left, axial.right, axial.top, axial.bottom}), QStringList({"L", "R", "P", "A"}));
+    // Stored in RAS (x right, y front, z up), shown as radiologists read it:
+    // the axial view with the front at the top and the patient's right on the
+    // left, the coronal with the top up, the sagittal facing left.
+    VolumeView* volume = window_->volumeView();
+    const auto letters = [this](Plane plane) {
+        const EdgeLetters edges = view(plane)->edgeLetters();
+        return QStringList({edges.left, edges.right, edges.top, edges.bottom}).join(QLatin1Char(' '));
+    };
+    QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));
+    QCOMPARE(letters(Plane::Coronal), QStringLiteral("R L S I"));
+    QCOMPARE(letters(Plane::Sagittal), QStringLiteral("A P S I"));
+    QCOMPARE(volume->voxelAt(Plane::Axial, QPoint(0, 0)), (Seed{size.width - 1, size.height - 1, seed.z}));
+    QCOMPARE(volume->voxelAt(Plane::Coronal, QPoint(0, 0)), (Seed{size.width - 1, seed.y, size.depth - 1}));
+    QCOMPARE(volume->voxelAt(Plane::Sagittal, QPoint(0, 0)), (Seed{seed.x, size.height - 1, size.depth - 1}));
     // The crosshair starts at the centre, which is the seed: the region shows on every slice there.
-    QCOMPARE(window_->volumeView()->crosshair(), seed);
+    QCOMPARE(volume->crosshair(), seed);
     for (Plane plane : allPlanes) {
-        const QImage picture = window_->volumeView()->slicePicture(plane);
-        QVERIFY2(!isGrey(picture.pixel(slicePixel(plane, seed, size))), qPrintable(planeName(plane)));
+        const QImage picture = volume->slicePicture(plane);
+        QVERIFY2(!isGrey(picture.pixel(volume->slicePixel(plane, seed))), qPrintable(planeName(plane)));
     }
 }
 
@@ -821,7 +955,7 @@ void VolumeViewTest::theCtSeriesSampleOpensInThreeViews()
 }
 
 // Each view names the patient's side at its edges where the file gives an
-// orientation (slices keep the voxel order), and names none where it does not.
+// orientation, and names none where it does not (the voxel order then).
 void VolumeViewTest::theViewsNameThePatientsSidesAtTheirEdges()
 {
     openBall(); // no orientation
@@ -840,12 +974,17 @@ void VolumeViewTest::theViewsNameThePatientsSidesAtTheirEdges()
     QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));    // as radiologists read a CT
     QCOMPARE(letters(Plane::Coronal), QStringLiteral("R L S I"));
     QCOMPARE(letters(Plane::Sagittal), QStringLiteral("A P S I"));
-    // The largest component decides for an oblique axis: x mostly towards the front.
+    // A DICOM series is stored as radiologists read it: shown as it is stored.
+    for (Plane plane : allPlanes)
+        QVERIFY2(window_->volumeView()->axes(plane) == voxelOrderAxes(plane), qPrintable(planeName(plane)));
+    // One voxel axis for each direction, the nearest first: x leans to the
+    // front, but y points there straight, so x shows the sides.
     oriented = ballVolume();
     oriented->volume.hasOrientation = true;
     oriented->volume.toWorld = {0.2, 0, 0, 0, 0.45, 0.5, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
     QVERIFY(window_->openVolume(QStringLiteral("oblique"), oriented));
-    QCOMPARE(letters(Plane::Axial), QStringLiteral("P A P A"));
+    QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));
+    QCOMPARE(window_->volumeView()->axes(Plane::Axial).across, 0);
 }
 
 QTEST_MAIN(VolumeViewTest)
