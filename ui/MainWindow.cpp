@@ -440,6 +440,7 @@ void MainWindow::createMenus()
     needsImage_ << zoomIn << zoomOut << fit << actual;
     viewMenu->addSeparator();
     viewMenu->addAction(corruptionAction_);
+    viewMenu->addAction(volumeView_->neurologicalAction()); // volumes: patient's left on the left
     viewMenu->addSeparator();
     QMenu* panels = viewMenu->addMenu(QStringLiteral("&Panels"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -615,6 +616,7 @@ void MainWindow::showImageOrVolume()
     const bool volume = document_->isVolume();
     centre_->setCurrentWidget(volume ? static_cast<QWidget*>(volumeView_) : view_);
     parameters_->setVolume(volume);
+    volumeView_->neurologicalAction()->setEnabled(volume);
     for (SeedTableModel::Column column : SeedTableModel::volumeColumns)
         seedTable_->setColumnHidden(column, !volume);
 }
