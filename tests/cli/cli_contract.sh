@@ -62,7 +62,10 @@ expect 2 "seeds.missing" -- segment --image "$coins" --seeds-file "$work/seeds.m
 expect 2 "unknown option --frobnicate for segment (rgx-cli segment --help lists its options)" -- segment --image "$coins" --seeds "1,1" --frobnicate
 expect 2 "unknown driver" -- segment --image "$coins" --seeds "1,1" --variant driver=warp
 expect 2 "unknown mode" -- segment --image "$coins" --seeds "1,1" --mode fuzzy
-expect 2 "--connectivity" -- segment --image "$coins" --seeds "1,1" --connectivity 6
+expect 2 "--connectivity" -- segment --image "$coins" --seeds "1,1" --connectivity 5
+# An image is a volume of one slice (SPEC "Volumes (3D)"): 6 is its 4 neighbours, 26 its 8.
+expect 0 "" -- segment --image "$coins" --seeds "10,10;100,100" --connectivity 6 --verify
+grep -q "verify: 0 pixels differ" "$work/out" && passes=$((passes + 1)) || { echo "FAIL: connectivity 6 on an image"; failures=$((failures + 1)); }
 # The parameter table's one message (engine/ParameterCodec.h): the explorer's
 # seeds files and sessions give the same.
 expect 2 "option --lower needs a whole number from 0 to 65535, not '-1'" -- segment --image "$coins" --seeds "1,1" --lower -1
