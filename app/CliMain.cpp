@@ -210,6 +210,8 @@ int commandSegment(const CliOptions& options)
     ComputeDevice device(deviceInfo);
     const GrowResultPtr result = runDevicePipeline(device, image, seeds, params, variant, control);
     printSummary(*result, deviceInfo, image, seeds.size(), params);
+    if (qEnvironmentVariableIsSet(raceCheckChildVariable))
+        std::cout << raceCheckBuildLines(result->kernels); // the race check's tile and segment sizes
 
     if (image.isVolume())
         writeVolumeOutputs(options, *result, image, seeds.front().z);
@@ -243,8 +245,13 @@ int commandSegment(const CliOptions& options)
         const std::vector<RaceReport> races = checkRaces(cut, forwarded, QCoreApplication::applicationFilePath());
         if (races.empty())
             std::cout << "races: none\n";
-        for (const RaceReport& race : races)
-            std::cout << "race: " << race.kernel << " " << race.location << " " << race.kind << "\n";
+        for (const RaceReport& race : races) {
+            const std::string line = "race: " + race.kernel + " " + race.location + " " + race.kind;
+            if (race.places.empty())
+                std::cout << line << "\n";
+            for (const RacePlace& place : race.places)
+                std::cout << line << " at " << place.x << "," << place.y << "\n";
+        }
     }
 
     if (options.has("--verify")) {

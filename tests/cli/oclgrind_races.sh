@@ -63,10 +63,55 @@ done
 report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
          --variant driver=host-batched,frontier=queue,collectives=local 2>&1)
 grep -q "^races: none$" <<<"$report" && passes=$((passes + 1)) || { echo "FAIL: --check-races on a correct variant:"; echo "$report"; failures=$((failures + 1)); }
-report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
+# Races on the image (DESIGN.md): each line ends with ` at X,Y` where the
+# memory is a pixel. The part checked is 32 x 32 at (84,84); Oclgrind's
+# work-groups are 16 x 16 tiles (grow_sweep) and 256-pixel row segments
+# (box_mean_async).
+part_ok() { grep -q "^race check: Oclgrind on the 32x32 part at (84,84) with 2 seeds$" <<<"$1"; }
+# tile=async-nobarrier: the labels' copy (18 x 18 ushorts) overwrites the
+# first 162 of the tile's 324 stamps, tile rows 0..8 with the halo: the
+# stamps of rows 16 g - 1 .. 16 g + 7 of the part, i.e. rows 84..91 and
+# 99..107 of the image.
+log=$(mktemp)
+report=$(RGX_RACE_LOG=$log "$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
          --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier 2>&1)
-grep -Eq "^race: grow_sweep region_growing.cl:[0-9]+ read-write data race \(local memory\)$" <<<"$report" \
-    && passes=$((passes + 1)) || { echo "FAIL: --check-races on async-nobarrier:"; echo "$report"; failures=$((failures + 1)); }
+grep -q "^race-check build: grow_sweep .*-DRGX_TILE_W=16 -DRGX_TILE_H=16 " "$log" ||
+    { echo "FAIL: grow_sweep's tiles under Oclgrind are not 16 x 16:"; grep "race-check build" "$log"; failures=$((failures + 1)); }
+rm -f "$log"
+races=$(grep "^race: " <<<"$report")
+bad=$(grep -Ev "^race: grow_sweep region_growing.cl:[0-9]+ read-write data race \(local memory\) at [0-9]+,[0-9]+$" <<<"$races" |
+      grep -c .)
+outside=$(sed 's/.* at //' <<<"$races" | awk -F, '$1 < 84 || $1 > 115 || !(($2 >= 84 && $2 <= 91) || ($2 >= 99 && $2 <= 107))' |
+          grep -c .)
+if part_ok "$report" && [ -n "$races" ] && [ "$bad" -eq 0 ] && [ "$outside" -eq 0 ]; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: --check-races on async-nobarrier: $bad lines not as expected, $outside outside the overwritten rows:"
+    grep -v "^race: " <<<"$report"; head -5 <<<"$races"; failures=$((failures + 1))
+fi
+# boxmean:5:async-nobarrier: the bottom corner row overwrites corner_row
+# elements 0..36 of each row while work-item i reads elements i and i + 5:
+# element i is pixel i of the segment's row, so every pixel of the part.
+report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
+         --prefilter boxmean:5:async-nobarrier --variant driver=host-batched,frontier=queue,collectives=atomics 2>&1)
+places=$(grep "^race: box_mean_async box_mean.cl:[0-9]* read-write data race (local memory) at " <<<"$report" |
+         sed 's/.* at //' | sort -u)
+expected=$(for y in $(seq 84 115); do for x in $(seq 84 115); do echo "$x,$y"; done; done | sort -u)
+if part_ok "$report" && [ "$places" = "$expected" ] && [ "$(grep -c "^race: " <<<"$report")" -eq 1024 ]; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: --check-races on boxmean:5:async-nobarrier: $(grep -c . <<<"$places") of the 1024 pixels:"
+    grep -v "^race: " <<<"$report"; grep -m 5 "^race: " <<<"$report"; failures=$((failures + 1))
+fi
+# collectives=local-nobarrier races on the scratch of the scan: no pixel, no ` at`.
+report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
+         --variant driver=host-batched,frontier=queue,collectives=local-nobarrier 2>&1)
+if grep -Eq "^race: grow_queue collectives.h:[0-9]+ read-write data race \(local memory\)$" <<<"$report" &&
+   ! grep -q "^race: .* at " <<<"$report"; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: --check-races on local-nobarrier:"; echo "$report"; failures=$((failures + 1))
+fi
 
 echo "oclgrind races: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
