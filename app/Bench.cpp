@@ -169,14 +169,16 @@ BenchSettings parseSettings(const std::vector<std::string>& arguments)
     return settings;
 }
 
-// "all": every correct variant the device can run; otherwise the listed
-// ones, each of which must run on the device.
-std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device)
+} // namespace
+
+std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device,
+                                        const std::function<bool(const GrowVariant&)>& keep,
+                                        const std::string& expected)
 {
     std::vector<GrowVariant> variants;
-    if (text == "all") {
+    if (keep) {
         for (const GrowVariant& variant : allVariants())
-            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device))
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device) && keep(variant))
                 variants.push_back(variant);
         if (variants.empty())
             throw InputError("no region-growing variant can run on " + device.name + " (rgx-cli variants says why)");
@@ -190,9 +192,11 @@ std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInf
             variants.push_back(variant);
     }
     if (variants.empty())
-        throw InputError("option --variants needs 'all' or variants separated by ';'");
+        throw InputError("option --variants needs " + expected + " or variants separated by ';'");
     return variants;
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -669,7 +673,12 @@ bool runBench(const std::vector<std::string>& arguments)
         return runVolumeBench(arguments);
     const BenchSettings settings = parseSettings(arguments);
     const DeviceInfo deviceInfo = selectDevice(settings.deviceSpec);
-    const std::vector<GrowVariant> variants = chooseVariants(settings.variantsText, deviceInfo);
+    // "all": every correct variant the device can run.
+    const std::vector<GrowVariant> variants = chooseVariants(
+        settings.variantsText, deviceInfo,
+        settings.variantsText == "all" ? [](const GrowVariant&) { return true; }
+                                        : std::function<bool(const GrowVariant&)>(),
+        "'all'");
     std::vector<QString> samples;
     if (!settings.samplesDirectory.isEmpty())
         samples = sampleFiles(settings.samplesDirectory);

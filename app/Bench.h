@@ -3,10 +3,23 @@
 // and the CPU baselines (docs/PERFORMANCE.md says how to read it).
 #pragma once
 
+#include "Variant.h"
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace rgx {
+
+struct DeviceInfo;
+
+// The variants a bench runs (--variants): for a keyword, every correct
+// variant the device can run that `keep` keeps; for a list (variants
+// separated by ';'), those listed, each of which must run on the device.
+// Throws InputError (`expected` names what --variants takes, for an empty
+// list).
+std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device,
+                                        const std::function<bool(const GrowVariant&)>& keep,
+                                        const std::string& expected);
 
 // The usage lines of bench and bench --interactive, for rgx-cli --help.
 extern const char* benchUsage;

@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -37,33 +38,6 @@ std::vector<std::string> splitOn(const std::string& text, char separator)
             parts.push_back(part);
     }
     return parts;
-}
-
-// "queue" (the default): every correct variant with the queue frontier that
-// the device runs; "all": the sweeps too (each visits every voxel at every
-// level); otherwise the listed ones, each of which must run on the device.
-std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device)
-{
-    std::vector<GrowVariant> variants;
-    if (text == "queue" || text == "all") {
-        for (const GrowVariant& variant : allVariants())
-            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, device) &&
-                (text == "all" || variant.frontier == Frontier::Queue))
-                variants.push_back(variant);
-        if (variants.empty())
-            throw InputError("no region-growing variant can run on " + device.name + " (rgx-cli variants says why)");
-        return variants;
-    }
-    for (const std::string& part : splitOn(text, ';')) {
-        const GrowVariant variant = parseVariant(part);
-        if (auto reason = whyUnavailable(variant, device))
-            throw InputError("variant " + variant.text() + " cannot run on " + device.name + ": " + *reason);
-        if (std::find(variants.begin(), variants.end(), variant) == variants.end())
-            variants.push_back(variant);
-    }
-    if (variants.empty())
-        throw InputError("option --variants needs queue, all or variants separated by ';'");
-    return variants;
 }
 
 std::string milliseconds(double value)
@@ -258,7 +232,15 @@ bool runVolumeBench(const std::vector<std::string>& arguments)
         throw InputError("option --json needs a file name");
     const DeviceInfo info = selectDevice(options.value("--device"));
     const std::string variantsText = options.value("--variants", "queue");
-    const std::vector<GrowVariant> variants = chooseVariants(variantsText, info);
+    // "queue" (the default): every correct variant with the queue frontier
+    // that the device runs; "all": the sweeps too (each visits every voxel at
+    // every level); otherwise the listed ones (chooseVariants, Bench.h).
+    std::function<bool(const GrowVariant&)> keep;
+    if (variantsText == "queue")
+        keep = [](const GrowVariant& variant) { return variant.frontier == Frontier::Queue; };
+    else if (variantsText == "all")
+        keep = [](const GrowVariant&) { return true; };
+    const std::vector<GrowVariant> variants = chooseVariants(variantsText, info, keep, "queue, all");
 
     ComputeDevice device(info);
     std::ostream& out = std::cout;
