@@ -1,5 +1,6 @@
 // Result files: .npy exactly as numpy writes it, label PNGs of the right
 // depth, timing records as JSON and CSV, and all-or-nothing writes.
+#include "InputErrors.h"
 #include "Errors.h"
 #include "Export.h"
 
@@ -23,17 +24,7 @@ using rgx::GrowResult;
 using rgx::InputError;
 using rgx::TimingRecord;
 
-template <typename Action>
-std::string inputErrorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no InputError was thrown";
-    return {};
-}
+using rgx::test::inputErrorOf;
 
 QByteArray readAll(const QString& path)
 {

@@ -1,5 +1,6 @@
 // Image files in, integer luma out: the luma table of SPEC.md on generated
 // PNG and TIFF files, and one clear error line for every file RGX cannot use.
+#include "InputErrors.h"
 #include "Errors.h"
 #include "Image.h"
 
@@ -24,18 +25,7 @@ constexpr unsigned rngSeed = 20261122;
 // SPEC.md's formula, written out once more so the test does not trust the code.
 int specLuma(int red, int green, int blue) { return (77 * red + 150 * green + 29 * blue + 128) >> 8; }
 
-// The message of the InputError that `action` throws, or a failure.
-template <typename Action>
-std::string inputErrorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no InputError was thrown";
-    return {};
-}
+using rgx::test::inputErrorOf;
 
 // First pixel where a luma map differs from the expected values, for a
 // readable failure message.

@@ -1,5 +1,6 @@
 // Seeds: the --seeds list, seeds files (DESIGN.md format) and the input
 // checks of SPEC.md, with the messages a user sees.
+#include "InputErrors.h"
 #include "Errors.h"
 #include "Seeds.h"
 
@@ -18,17 +19,7 @@ using rgx::InputError;
 using rgx::Seed;
 using Seeds = std::vector<Seed>;
 
-template <typename Action>
-std::string inputErrorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no InputError was thrown";
-    return {};
-}
+using rgx::test::inputErrorOf;
 
 void writeFile(const QString& path, const QByteArray& bytes)
 {

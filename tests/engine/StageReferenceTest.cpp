@@ -1,5 +1,6 @@
 // The filter references against hand-checked cases of docs/STAGES.md, the
 // filter syntax of the command line, and the stage variant list.
+#include "InputErrors.h"
 #include "Errors.h"
 #include "Pipeline.h"
 #include "reference/BoxMeanReference.h"
@@ -14,15 +15,7 @@ using namespace rgx;
 
 namespace {
 
-std::string inputErrorOf(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no InputError)";
-}
+using rgx::test::inputErrorOf;
 
 TEST(BoxMeanReference, OddAndEvenWindowsClipAtTheEdgeAndRoundHalfUp)
 {

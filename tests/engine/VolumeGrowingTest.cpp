@@ -3,6 +3,7 @@
 // 1, every correct variant on every device against the reference, the
 // resident session's clicks, the wrong-on-purpose variants visibly wrong,
 // and the input errors of volumes.
+#include "InputErrors.h"
 #include "DeviceVariants.h"
 #include "TestImages.h"
 #include "TestVolumes.h"
@@ -49,15 +50,7 @@ std::vector<uint32_t> floodFillDistances(const LumaImage& volume, const Seed& se
     return distance;
 }
 
-std::string inputErrorOf(const std::function<void()>& action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no InputError)";
-}
+using rgx::test::inputErrorOf;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // for voxel with their spacing and signed shift; RGX's writers are read back
 // by those libraries; every bad input gives one message naming the file; the
 // bundled sample volumes read as their makers describe them.
+#include "InputErrors.h"
 #include "Errors.h"
 #include "Image.h"
 #include "io/Export.h"
@@ -42,17 +43,7 @@ using rgx::VolumeInfo;
 
 constexpr unsigned rngSeed = 20261126;
 
-template <typename Action>
-std::string inputErrorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no InputError was thrown";
-    return {};
-}
+using rgx::test::inputErrorOf;
 
 // The message names the file (or folder) and says what is wrong.
 ::testing::AssertionResult namesFileAndReason(const std::string& message, const QString& path,
