@@ -166,24 +166,42 @@ ResultDiff compareResults(const GrowResult& expected, const GrowResult& actualMa
                                    : actualMaps;
     ResultDiff diff;
     const size_t count = expected.labels.size();
-    diff.mask.assign(count, 0);
+    diff.mask.assign(count, noDifference);
     if (actual.labels.size() != count || actual.stamps.size() != count) {
         diff.differingPixels = count;
-        std::fill(diff.mask.begin(), diff.mask.end(), 1);
+        std::fill(diff.mask.begin(), diff.mask.end(), labelDifference);
         diff.firstDifferingIteration = 0;
         diff.firstDifferingPixel = 0;
         return diff;
     }
+    // A wrong run's stamps may be anything: the counts stop at the later of
+    // the two iteration counts, and an interval that starts past it is left out.
+    const uint32_t last = std::max(expected.iterations, actual.iterations);
+    std::vector<int64_t> changes(size_t(last) + 2, 0);
     for (size_t p = 0; p < count; ++p) {
-        if (expected.labels[p] == actual.labels[p] && expected.stamps[p] == actual.stamps[p])
+        const uint16_t labelA = expected.labels[p], labelB = actual.labels[p];
+        const uint32_t stampA = expected.stamps[p], stampB = actual.stamps[p];
+        if (labelA == labelB && stampA == stampB)
             continue;
-        diff.mask[p] = 1;
+        diff.mask[p] = labelA == labelB ? stampDifference : labelDifference;
         if (diff.differingPixels == 0)
             diff.firstDifferingPixel = int64_t(p);
         diff.differingPixels += 1;
-        const int64_t iteration = std::min(expected.stamps[p], actual.stamps[p]);
-        if (diff.firstDifferingIteration < 0 || iteration < diff.firstDifferingIteration)
-            diff.firstDifferingIteration = iteration;
+        const uint32_t earlier = std::min(stampA, stampB);
+        if (diff.firstDifferingIteration < 0 || int64_t(earlier) < diff.firstDifferingIteration)
+            diff.firstDifferingIteration = earlier;
+        if (earlier > last)
+            continue;
+        changes[earlier] += 1;
+        const uint32_t later = std::max(stampA, stampB);
+        if (labelA == labelB && later <= last)
+            changes[later] -= 1;
+    }
+    diff.perIteration.resize(size_t(last) + 1);
+    int64_t running = 0;
+    for (size_t k = 0; k <= last; ++k) {
+        running += changes[k];
+        diff.perIteration[k] = uint64_t(running);
     }
     return diff;
 }

@@ -141,14 +141,35 @@ struct ClickResult {
 
 using ClickResultPtr = std::shared_ptr<const ClickResult>;
 
+// How a pixel differs (ResultDiff::mask): its stamp alone, or its label.
+enum : uint8_t { noDifference = 0, stampDifference = 1, labelDifference = 2 };
+
+// Whether a differing pixel differs in the state of the runs at iteration k
+// (every pixel with stamp <= k in its region, SPEC.md's frame k): with the
+// same label between its two stamps, [earlier, later); with another label
+// from the earlier stamp on (unclassified is label 0 at stamp 0xFFFFFFFF).
+inline bool differsAt(uint8_t how, uint32_t stampA, uint32_t stampB, uint32_t k)
+{
+    const uint32_t earlier = stampA < stampB ? stampA : stampB;
+    const uint32_t later = stampA < stampB ? stampB : stampA;
+    return how != noDifference && earlier <= k && (how == labelDifference || k < later);
+}
+
 // Number of pixels whose label or stamp differ, and the first such iteration
 // (the smallest stamp among differing pixels in either map), -1 when equal.
 struct ResultDiff {
     uint64_t differingPixels = 0;
     int64_t firstDifferingIteration = -1;
     int64_t firstDifferingPixel = -1;
-    std::vector<uint8_t> mask; // 1 where a pixel differs (same size as the image)
+    std::vector<uint8_t> mask; // stampDifference or labelDifference where a pixel differs (same size as the image)
+    // Pixels that differ in the state at iteration k (differsAt), for k = 0
+    // up to the later of the two runs' last iterations (where only label
+    // differences remain). A stamp past both counts (a wrong run's) is taken
+    // as never reached. Empty when the maps' sizes differ.
+    std::vector<uint64_t> perIteration;
 };
+// One pass over the pixels: each difference adds +1 and -1 at the ends of its
+// interval in a difference array over the iterations (O(pixels + iterations)).
 ResultDiff compareResults(const GrowResult& expected, const GrowResult& actual);
 
 // Region counts and sums of the pixels still classified, on the luma the

@@ -384,11 +384,11 @@ void renderView(const ViewJob& job, const BoxMaps& maps)
                     });
                 const size_t p = size_t(y) * size_t(width) + size_t(x);
                 if (differences && p < differences->size() && (*differences)[p]) {
-                    // A difference shows from the first iteration either map classified the pixel.
-                    uint32_t when = job.hasResult ? reader.stamp(x, y) : 0;
-                    if (referenceStamps && p < referenceStamps->size())
-                        when = std::min(when, (*referenceStamps)[p]);
-                    if (job.layers.allDifferences || when <= frame) {
+                    // A pixel is lit in the frames where the two runs' states
+                    // differ (Result.h, differsAt), so playback shows the damage spread.
+                    const uint32_t stamp = job.hasResult ? reader.stamp(x, y) : 0;
+                    const uint32_t other = referenceStamps && p < referenceStamps->size() ? (*referenceStamps)[p] : stamp;
+                    if (job.layers.allDifferences || differsAt((*differences)[p], stamp, other, frame)) {
                         const QRgb original = basePixel(job.base, x, y);
                         colour = qRgb(191 + qRed(original) / 4, qGreen(original) / 4, 191 + qBlue(original) / 4);
                     }

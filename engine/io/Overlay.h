@@ -31,7 +31,7 @@ QImage renderOverlay(const QImage& base, const GrowResult& result, const Overlay
 struct ViewLayers {
     bool regions = true;                 // false: the picture alone
     int baseDivisor = 1;                 // the picture darkened (3: the corruption view)
-    const std::vector<uint8_t>* differences = nullptr; // lit in magenta from their first iteration
+    const std::vector<uint8_t>* differences = nullptr; // ResultDiff::mask: lit in magenta in the frames where they differ
     const std::vector<uint32_t>* referenceStamps = nullptr; // the other map of a difference
     bool allDifferences = false;         // the last frame: every difference, whenever it began
 };
