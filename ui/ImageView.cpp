@@ -167,6 +167,17 @@ void ImageView::zoomActualSize()
     setScale(1.0, QRectF(rect()).center());
 }
 
+void ImageView::centreOn(const QPointF& point, double scale)
+{
+    if (imageSize_.isEmpty())
+        return;
+    fitting_ = false;
+    scale_ = std::clamp(std::max(scale_, scale), minimumScale, maximumScale);
+    offset_ = QRectF(rect()).center() - QPointF(point.x() * scale_, point.y() * scale_ * aspect_);
+    emit zoomChanged(scale_);
+    update();
+}
+
 void ImageView::zoomAround(double factor, const QPointF& anchor)
 {
     fitting_ = false;

@@ -52,6 +52,9 @@ public:
     void setSelectedSeed(int index);
 
     double zoom() const { return scale_; }
+    // Moves the picture so that image point `point` (in pixels) is at the
+    // view's centre, zoomed in to at least `scale` (a race marker's pixel).
+    void centreOn(const QPointF& point, double scale);
     // Widget position of the centre of pixel (x, y), and the pixel under a
     // widget position (possibly outside the image).
     QPointF pixelCentre(int x, int y) const;

@@ -15,6 +15,9 @@
 #include "Session.h"
 #include "TimingPanel.h"
 #include "VolumeView.h"
+#include "RaceList.h"
+#include "WorkGroupMap.h"
+#include "WorkGroupMapPanel.h"
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -143,8 +146,13 @@ void MainWindow::connectParts()
     connect(view_, &ImageView::seedDragFinished, runs_, &RunController::seedDragFinished);
     connect(view_, &ImageView::seedDragged, seedModel_, &SeedTableModel::setDragged);
     connect(view_, &ImageView::seedDragFinished, seedModel_, &SeedTableModel::clearDragged);
-    connect(view_, &ImageView::hoverPixel, this,
-            [this](QPoint pixel, bool inside) { pixelInfo_->setText(viewState_->pixelInfo(pixel, inside)); });
+    connect(view_, &ImageView::hoverPixel, workGroupMap_, &WorkGroupMap::setHover);
+    connect(view_, &ImageView::hoverPixel, this, [this](QPoint pixel, bool inside) {
+        const QString cell = workGroupMap_->hoverText(viewState_->corruptionView());
+        const QString info = viewState_->pixelInfo(pixel, inside);
+        pixelInfo_->setText(cell.isEmpty() || info.isEmpty() ? info : info + QStringLiteral("  |  ") + cell);
+    });
+    connectCorruptionLayers();
     connect(view_, &ImageView::zoomChanged, this, [this](double zoom) {
         zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100.0, 0, 'f', zoom < 0.1 ? 1 : 0));
     });
@@ -165,6 +173,8 @@ void MainWindow::connectParts()
     connect(files_, &FileActions::sessionDeviceChosen, runs_, &RunController::chooseSessionDevice);
 
     // Runs: their results are shown, exported and listed in the seed table.
+    // The work-group map takes the result's grids first: the view draws it next.
+    connect(runs_, &RunController::resultChanged, workGroupMap_, &WorkGroupMap::showOutcome);
     connect(runs_, &RunController::resultChanged, viewState_, &ViewState::showResult);
     connect(runs_, &RunController::resultChanged, this, [this](const rgx::ui::RunOutcome& outcome) {
         seedModel_->setResult(outcome.result, outcome.request.seeds, outcome.labelCounts);
@@ -209,6 +219,31 @@ void MainWindow::connectParts()
     connect(runs_, &RunController::raceCheckFinished, this, &MainWindow::raceCheckFinished);
     connect(runs_, &RunController::labFinished, this, &MainWindow::labFinished);
     connect(notices_, &Notices::shown, this, &MainWindow::noticeShown);
+}
+
+void MainWindow::connectCorruptionLayers()
+{
+    // The view asks for the layers whenever it draws a new picture of an image.
+    viewState_->setPictureLayers([this]() -> PictureLayersPtr {
+        auto layers = std::make_shared<PictureLayers>();
+        layers->grid = workGroupMap_->shownGrid(viewState_->corruptionView());
+        layers->hover = workGroupMap_->hover();
+        layers->races = raceList_->markers();
+        layers->selectedReport = raceList_->selectedReport();
+        layers->selectedMarker = raceList_->selectedMarker();
+        return layers;
+    });
+    connect(workGroupMap_, &WorkGroupMap::changed, viewState_, &ViewState::refreshPicture);
+    connect(raceList_, &RaceList::changed, viewState_, &ViewState::refreshPicture);
+    connect(runs_, &RunController::racesChecked, raceList_, &RaceList::showOutcome);
+    connect(runs_, &RunController::racesChecked, this, [this](const rgx::ui::RaceCheckOutcome& outcome) {
+        if (!outcome.races.empty())
+            racesDock_->raise();
+    });
+    // A marker's pixel is brought to the view's centre, a few screen pixels wide.
+    connect(raceList_, &RaceList::markerSelected, this,
+            [this](QPoint pixel) { view_->centreOn(QPointF(pixel.x() + 0.5, pixel.y() + 0.5), 6.0); });
+    connect(files_, &FileActions::imageOpened, raceList_, &RaceList::clear);
 }
 
 void MainWindow::updateActions()
@@ -290,6 +325,19 @@ void MainWindow::createDocks()
     seedsLayout->addLayout(seedButtons);
     auto* seedsDock = addDock("seedsDock", QStringLiteral("Seeds"), seedsWidget, Qt::RightDockWidgetArea);
 
+    // What explains a corruption: the work-group map's controls and the race list.
+    workGroupMap_ = new WorkGroupMap(this);
+    auto* racesWidget = new QWidget;
+    auto* racesLayout = new QVBoxLayout(racesWidget);
+    racesLayout->setContentsMargins(0, 0, 0, 0);
+    workGroupMapPanel_ = new WorkGroupMapPanel(workGroupMap_, racesWidget);
+    raceList_ = new RaceList(racesWidget);
+    racesLayout->addWidget(workGroupMapPanel_);
+    racesLayout->addWidget(raceList_, 1);
+    racesDock_ = addDock("racesDock", QStringLiteral("Work-groups and races"), racesWidget, Qt::RightDockWidgetArea);
+    tabifyDockWidget(seedsDock, racesDock_);
+    seedsDock->raise();
+
     playback_ = new PlaybackPanel;
     auto* playbackDock = addDock("playbackDock", QStringLiteral("Playback and display"), scrollable(playback_), Qt::RightDockWidgetArea);
     splitDockWidget(seedsDock, playbackDock, Qt::Vertical);
@@ -342,6 +390,7 @@ void MainWindow::createActions()
                                                 "and report data races and barrier divergence (takes up to a minute)"));
     connect(raceCheckAction_, &QAction::triggered, runs_, &RunController::checkRaces);
     devicePanel_->setRaceCheckAction(raceCheckAction_);
+    raceList_->setCheckAction(raceCheckAction_);
 }
 
 void MainWindow::createMenus()
@@ -440,6 +489,8 @@ void MainWindow::createMenus()
     needsImage_ << zoomIn << zoomOut << fit << actual;
     viewMenu->addSeparator();
     viewMenu->addAction(corruptionAction_);
+    viewMenu->addAction(workGroupMap_->action());
+    needsImage_ << workGroupMap_->action();
     viewMenu->addAction(volumeView_->neurologicalAction()); // volumes: patient's left on the left
     viewMenu->addSeparator();
     QMenu* panels = viewMenu->addMenu(QStringLiteral("&Panels"));

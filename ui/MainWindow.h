@@ -15,6 +15,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QStackedWidget;
@@ -29,8 +30,11 @@ class ImageView;
 class LogPanel;
 class ParametersPanel;
 class PlaybackPanel;
+class RaceList;
 class SeedTableModel;
 class VolumeView;
+class WorkGroupMap;
+class WorkGroupMapPanel;
 
 struct MainWindowOptions {
     QString preferredDevice;   // --device: "P:I" or part of a name; empty: the default
@@ -111,6 +115,9 @@ public:
     TimingPanel* timingPanel() const { return timing_; }
     LogPanel* logPanel() const { return log_; }
     LabPanel* labPanel() const { return lab_; }
+    RaceList* raceList() const { return raceList_; }
+    WorkGroupMap* workGroupMap() const { return workGroupMap_; }
+    WorkGroupMapPanel* workGroupMapPanel() const { return workGroupMapPanel_; }
     // Raises the binary-search lab tab.
     void showLab();
 
@@ -150,6 +157,7 @@ private:
     void createMenus();
     void createStatusBar();
     void connectParts();
+    void connectCorruptionLayers();
     void restoreSettings();
     void saveSettings() const;
     void updateActions();
@@ -172,6 +180,11 @@ private:
     PlaybackPanel* playback_ = nullptr;
     TimingPanel* timing_ = nullptr;
     LabPanel* lab_ = nullptr;
+    // The work-group map and the race list (issue 29): what explains a corruption.
+    WorkGroupMap* workGroupMap_ = nullptr;
+    WorkGroupMapPanel* workGroupMapPanel_ = nullptr;
+    RaceList* raceList_ = nullptr;
+    QDockWidget* racesDock_ = nullptr;
     SeedTableModel* seedModel_ = nullptr;
     QTableView* seedTable_ = nullptr;
     QLabel* pixelInfo_ = nullptr;

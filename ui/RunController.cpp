@@ -656,6 +656,7 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
     raceChecking_ = false;
     emit stateChanged();
     if (!running_)
+    emit racesChecked(outcome);
         emit statusChanged(QStringLiteral("Ready"));
     if (!outcome.error.isEmpty()) {
         lastRaceReport_ = QStringLiteral("race check failed: %1").arg(outcome.error);

@@ -114,6 +114,8 @@ signals:
     void staleChanged(const QString& reason);
     void runFailed(const QString& message);
     void referenceReady();
+    // The race check's reports themselves, before raceCheckFinished.
+    void racesChecked(const rgx::ui::RaceCheckOutcome& outcome);
     void raceCheckFinished(const QString& report);
     void labFinished(bool succeeded);
     // The run status line of the status bar.

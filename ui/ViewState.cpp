@@ -199,8 +199,13 @@ void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, View
         return;
     }
     const QImage base = layers.baseDivisor > 1 ? document_->image() : baseImage();
-    auto renderer = [base, result, style, layers, keepAlive](const QRectF& source, QImage& out) {
+    PictureLayersPtr over = pictureLayers_ ? pictureLayers_() : nullptr;
+    if (over && over->empty())
+        over.reset(); // nothing to draw: the picture costs what it did without layers
+    auto renderer = [base, result, style, layers, keepAlive, over](const QRectF& source, QImage& out) {
         renderOverlayView(base, result.get(), style, layers, source, out);
+        if (over)
+            over->draw(base.size(), source, out);
     };
     shownRenderer_ = renderer;
     shownSize_ = base.size();

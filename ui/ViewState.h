@@ -7,10 +7,12 @@
 #include "EngineTypes.h"
 #include "ImageView.h"
 #include "Overlay.h"
+#include "PictureLayers.h"
 #include <QImage>
 #include <QObject>
 #include <QPixmap>
 #include <QPoint>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -42,6 +44,9 @@ public:
     int partialPictures() const { return partialPictures_; }
     // The frame playback shows.
     uint32_t frame() const;
+    // The layers drawn over every picture of an image (the work-group map,
+    // the race markers), asked for each time the picture changes.
+    void setPictureLayers(std::function<PictureLayersPtr()> source) { pictureLayers_ = std::move(source); }
 
 
 public slots:
@@ -99,6 +104,7 @@ private:
     QImage filteredImage_;
     std::shared_ptr<const std::vector<uint16_t>> filteredOf_;
     int partialPictures_ = 0;  // drawn while runs were still going
+    std::function<PictureLayersPtr()> pictureLayers_;
 };
 
 } // namespace rgx::ui

@@ -1,0 +1,161 @@
+// Drawing the work-group map and the race markers over a rendered part of
+// the picture: per output pixel for the cells (a cost of the output's size,
+// never the image's), with a painter for outlines and markers.
+#include "PictureLayers.h"
+
+#include <QPainter>
+#include <QPen>
+#include <algorithm>
+#include <cmath>
+
+namespace rgx::ui {
+namespace {
+
+// Cells narrower than this on screen get no border lines along that axis
+// (they would cover the picture), and do not alternate their tint along it.
+constexpr double smallestLinedCell = 4.0;
+constexpr double smallestTintedCell = 3.0;
+
+const QRgb borderColour = qRgb(0, 215, 255);
+const QColor cellOutline(255, 230, 0);
+const QColor haloOutline(255, 140, 0);
+const QColor raceColour(255, 60, 30);
+const QColor selectedRaceColour(255, 240, 0);
+
+QRgb tinted(QRgb colour)
+{
+    // A quarter of the way towards a dark cyan: alternate cells read apart
+    // on the darkened corruption view and on a bright overlay alike.
+    return qRgb((qRed(colour) * 3 + 0) / 4, (qGreen(colour) * 3 + 150) / 4, (qBlue(colour) * 3 + 190) / 4);
+}
+
+// The image column (row) under the centre of each output column (row), as
+// renderOverlayView samples it.
+std::vector<int> samples(int count, double start, double step, int limit)
+{
+    std::vector<int> out(size_t(std::max(count, 0)));
+    for (int i = 0; i < count; ++i)
+        out[size_t(i)] = std::clamp(int(std::floor(start + (i + 0.5) * step)), 0, limit - 1);
+    return out;
+}
+
+void drawCells(const WorkGroupGrid& grid, QSize imageSize, const QRectF& source, QImage& out)
+{
+    const double stepX = source.width() / out.width(), stepY = source.height() / out.height();
+    const double cellOnScreenX = grid.cellWidth / stepX, cellOnScreenY = grid.cellHeight / stepY;
+    const bool linesX = cellOnScreenX >= smallestLinedCell, linesY = cellOnScreenY >= smallestLinedCell;
+    const bool tintX = cellOnScreenX >= smallestTintedCell, tintY = cellOnScreenY >= smallestTintedCell;
+    if (!tintX && !tintY)
+        return; // cells smaller than pixels on screen: only the hovered one is drawn
+    const std::vector<int> columns = samples(out.width(), source.left(), stepX, imageSize.width());
+    const std::vector<int> rows = samples(out.height(), source.top(), stepY, imageSize.height());
+    std::vector<int> cellColumn(columns.size()), cellRow(rows.size());
+    for (size_t i = 0; i < columns.size(); ++i)
+        cellColumn[i] = grid.column(columns[i]);
+    for (size_t j = 0; j < rows.size(); ++j)
+        cellRow[j] = grid.row(rows[j]);
+    for (int j = 0; j < out.height(); ++j) {
+        auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
+        const int cy = cellRow[size_t(j)];
+        const bool rowBorder = linesY && j > 0 && cellRow[size_t(j - 1)] != cy;
+        for (int i = 0; i < out.width(); ++i) {
+            const int cx = cellColumn[size_t(i)];
+            if (rowBorder || (linesX && i > 0 && cellColumn[size_t(i - 1)] != cx)) {
+                line[i] = borderColour;
+                continue;
+            }
+            const int parity = (tintX ? cx : 0) + (tintY ? cy : 0);
+            if (parity & 1)
+                line[i] = tinted(line[i]);
+        }
+    }
+}
+
+// The output rectangle that shows image rectangle `r`.
+QRectF onScreen(const QRect& r, const QRectF& source, QSize out)
+{
+    const double sx = out.width() / source.width(), sy = out.height() / source.height();
+    return QRectF((r.left() - source.left()) * sx, (r.top() - source.top()) * sy, r.width() * sx, r.height() * sy);
+}
+
+void drawHover(const WorkGroupGrid& grid, QPoint hover, QSize imageSize, const QRectF& source, QPainter& painter,
+               QSize out)
+{
+    if (hover.x() < 0 || hover.y() < 0 || hover.x() >= imageSize.width() || hover.y() >= imageSize.height())
+        return;
+    QPen halo(haloOutline, 1.5, Qt::DashLine);
+    painter.setPen(halo);
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(onScreen(haloRect(grid, hover, imageSize), source, out));
+    painter.setPen(QPen(cellOutline, 2.0));
+    painter.drawRect(onScreen(cellRect(grid, hover, imageSize), source, out));
+}
+
+void drawRaces(const PictureLayers& layers, const QRectF& source, QPainter& painter, QSize out)
+{
+    const double sx = out.width() / source.width(), sy = out.height() / source.height();
+    // A ring around the pixel, at least a few screen pixels wide at any zoom.
+    const double radius = std::max(4.0, 0.75 * std::max(sx, sy));
+    auto centre = [&](const RaceMarker& marker) {
+        return QPointF((marker.x + 0.5 - source.left()) * sx, (marker.y + 0.5 - source.top()) * sy);
+    };
+    const QRectF visible = QRectF(QPointF(0, 0), QSizeF(out)).adjusted(-radius, -radius, radius, radius);
+    painter.setBrush(Qt::NoBrush);
+    // The other reports' markers first, the selected report's on top.
+    for (int pass = 0; pass < 2; ++pass)
+        for (const RaceMarker& marker : layers.races) {
+            const bool selected = marker.report == layers.selectedReport;
+            if (selected != (pass == 1))
+                continue;
+            const QPointF at = centre(marker);
+            if (!visible.contains(at))
+                continue;
+            painter.setPen(QPen(QColor(0, 0, 0, 160), 3.5));
+            painter.drawEllipse(at, radius, radius);
+            painter.setPen(QPen(selected ? selectedRaceColour : raceColour, 1.8));
+            painter.drawEllipse(at, radius, radius);
+        }
+    if (layers.selectedMarker >= 0 && layers.selectedMarker < int(layers.races.size())) {
+        const QPointF at = centre(layers.races[size_t(layers.selectedMarker)]);
+        const double big = radius + 6;
+        for (const auto& [colour, width] : {std::pair{QColor(0, 0, 0, 200), 4.0}, std::pair{QColor(Qt::white), 2.0}}) {
+            painter.setPen(QPen(colour, width));
+            painter.drawEllipse(at, big, big);
+            painter.drawLine(at - QPointF(big + 6, 0), at - QPointF(radius, 0));
+            painter.drawLine(at + QPointF(radius, 0), at + QPointF(big + 6, 0));
+            painter.drawLine(at - QPointF(0, big + 6), at - QPointF(0, radius));
+            painter.drawLine(at + QPointF(0, radius), at + QPointF(0, big + 6));
+        }
+    }
+}
+
+} // namespace
+
+QRect cellRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize)
+{
+    const QRect cell(grid.column(pixel.x()) * grid.cellWidth, grid.row(pixel.y()) * grid.cellHeight, grid.cellWidth,
+                     grid.cellHeight);
+    return cell.intersected(QRect(QPoint(0, 0), imageSize));
+}
+
+QRect haloRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize)
+{
+    const QRect cell = cellRect(grid, pixel, imageSize);
+    return cell.adjusted(-grid.haloLeft, -grid.haloTop, grid.haloRight, grid.haloBottom)
+        .intersected(QRect(QPoint(0, 0), imageSize));
+}
+
+void PictureLayers::draw(QSize imageSize, const QRectF& source, QImage& out) const
+{
+    if (empty() || out.isNull() || source.isEmpty() || imageSize.isEmpty())
+        return;
+    if (grid && grid->byPlace)
+        drawCells(*grid, imageSize, source, out);
+    QPainter painter(&out);
+    painter.setRenderHint(QPainter::Antialiasing);
+    if (grid && grid->byPlace)
+        drawHover(*grid, hover, imageSize, source, painter, out.size());
+    drawRaces(*this, source, painter, out.size());
+}
+
+} // namespace rgx::ui
