@@ -196,6 +196,9 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
             iterationTotals.push_back(total);
         }
     }
+    // The iterations at which pixels differ from the CPU reference are shown too.
+    const int lastDifference = lastDifferenceIteration(runs);
+    lastIteration = std::max(lastIteration, lastDifference);
     // One stalled iteration (another process took the CPU) would flatten all
     // the others: the axis ends a little above the 99th percentile instead,
     // and the title says when taller bars are cut (zoom out to see them).
@@ -222,7 +225,7 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         else
             addBars(plot, runs[r], perRun[r], r, runs.size(), group, unit.nanoseconds, colours);
     }
-    const bool any = plot->plottableCount() > 0;
+    const bool any = plot->plottableCount() > 0 || lastDifference >= 0;
     // Iterations are whole numbers: no ticks between them.
     QSharedPointer<QCPAxisTickerFixed> iterationTicker(new QCPAxisTickerFixed);
     iterationTicker->setTickStep(1.0);
@@ -271,11 +274,14 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         title = QStringLiteral("No per-iteration times: %1, many iterations in each launch (see the timeline)").arg(why);
     titleOf(plot)->setText(title);
     if (any) {
-        setHomeRanges(plot, QCPRange(lines ? 0.0 : 0.5, double(lastIteration) + (lines ? 1.0 : 0.5)),
-                      QCPRange(0, axisTop / unit.nanoseconds * 1.08), largest / unit.nanoseconds * 1.08);
+        // Iteration 0 (the seeds) has no kernels, but may have differences.
+        const double first = lastDifference >= 0 ? -0.5 : (lines ? 0.0 : 0.5);
+        setHomeRanges(plot, QCPRange(first, double(lastIteration) + (lines ? 1.0 : 0.5)),
+                      QCPRange(0, std::max(axisTop, 1.0) / unit.nanoseconds * 1.08), largest / unit.nanoseconds * 1.08);
     } else {
         setHomeRanges(plot, QCPRange(0, 10), QCPRange(0, 1));
     }
+    drawDifferences(plot, runs);
     plot->legend->setVisible(any);
     plot->replot();
 }

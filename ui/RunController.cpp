@@ -377,7 +377,7 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                                           .arg(image.height);
     inputs.seeds = seedsKey(outcome.request.seeds);
     inputs.params = paramsKey(outcome.request.params);
-    panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_, inputs});
+    panels_.timings->setCurrentRun(RunEntry{int(outcome.request.id), runLabel(outcome.request), result_, inputs, diff_});
     logResult(outcome);
     if (result_->stoppedAtCap)
         notices_->warn(QStringLiteral("Iteration cap"),
@@ -597,6 +597,7 @@ void RunController::onReferenceReady(quint64 runId, GrowResultPtr reference, std
     reference_ = std::move(reference);
     diff_ = std::move(diff);
     log()->info(QStringLiteral("verify: %1 pixels differ").arg(diff_->differingPixels));
+    panels_.timings->setDifferences(result_, diff_);
     emit referenceChanged(reference_, diff_);
     emit referenceReady();
 }

@@ -5,6 +5,7 @@
 
 #include "Result.h"
 #include <QString>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct RunEntry {
     QString label;       // e.g. "host-sync, queue, atomics on cpu-haswell"
     GrowResultPtr result;
     RunInputs inputs;
+    // The comparison with the CPU reference (the corruption view), or null:
+    // the per-iteration chart draws its differing pixels per iteration.
+    std::shared_ptr<const ResultDiff> differences;
 };
 
 // "#3 host-sync, queue, atomics on cpu-haswell"
@@ -36,7 +40,15 @@ QString shortLabel(const RunEntry& run);
 QString inputsDifference(const RunInputs& a, const RunInputs& b);
 
 // Each one replaces what the chart showed; the plots keep their layout.
+// The per-iteration chart carries, on its right axis, the pixels that differ
+// from the CPU reference at each iteration of the runs compared with it
+// (DifferencesSeries.cpp), the first differing iteration marked.
 void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs);
+// The differing-pixel lines and the first-difference marker (hidden where no
+// run has differences), drawn once the key range is set; the last iteration
+// they cover (-1: none), for that range.
+void drawDifferences(QCustomPlot* plot, const std::vector<RunEntry>& runs);
+int lastDifferenceIteration(const std::vector<RunEntry>& runs);
 // logScale: a logarithmic time axis, so that small kernels show beside large ones.
 void drawPerKernel(QCustomPlot* plot, const std::vector<RunEntry>& runs, bool logScale = false);
 void drawTimeline(TimelinePlot* plot, const std::vector<RunEntry>& runs);

@@ -190,6 +190,25 @@ void TimingPanel::setCurrentRun(const RunEntry& run)
     setPlaybackIteration(run.result ? int(run.result->iterations) : -1);
 }
 
+void TimingPanel::setDifferences(const GrowResultPtr& result, std::shared_ptr<const ResultDiff> differences)
+{
+    if (!result)
+        return;
+    bool changed = false;
+    if (current_.result == result) {
+        current_.differences = differences;
+        changed = true;
+    }
+    // A run kept before its reference came keeps the comparison too.
+    for (RunEntry& run : kept_)
+        if (run.result == result) {
+            run.differences = differences;
+            changed = true;
+        }
+    if (changed)
+        rebuild();
+}
+
 void TimingPanel::clearCurrentRun()
 {
     current_ = RunEntry{};
@@ -349,7 +368,14 @@ void TimingPanel::showHover(QCustomPlot* plot, QMouseEvent* event)
     int dataIndex = -1;
     QCPAbstractPlottable* under = plot->plottableAt(event->position(), false, &dataIndex);
     const QString unitSymbol = plot->yAxis->label().section(QLatin1Char('('), -1).section(QLatin1Char(')'), 0, 0);
-    if (auto* graph = qobject_cast<QCPGraph*>(under); graph && dataIndex >= 0 && dataIndex < graph->data()->size()) {
+    auto* graph = qobject_cast<QCPGraph*>(under);
+    if (graph && dataIndex >= 0 && dataIndex < graph->data()->size() && graph->property("differences").isValid()) {
+        const auto point = graph->data()->at(dataIndex);
+        tip = QStringLiteral("%1\niteration %2: %3 %4 differ from the CPU reference")
+                  .arg(graph->property("run").toString())
+                  .arg(int(point->key))
+                  .arg(formatCount(uint64_t(point->value)), graph->property("differences").toString());
+    } else if (graph && dataIndex >= 0 && dataIndex < graph->data()->size()) {
         const auto point = graph->data()->at(dataIndex);
         tip = QStringLiteral("%1\n%2, iteration %3: %4 %5")
                   .arg(graph->property("run").toString(), graph->property("kernel").toString())

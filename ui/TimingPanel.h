@@ -28,6 +28,9 @@ public:
     explicit TimingPanel(QWidget* parent = nullptr);
 
     void setCurrentRun(const RunEntry& run);
+    // The comparison of a run with the CPU reference, once it is computed:
+    // the per-iteration chart draws its differing pixels per iteration.
+    void setDifferences(const GrowResultPtr& result, std::shared_ptr<const ResultDiff> differences);
     void clearCurrentRun();
     // Keeps the current run in the comparison list (checked).
     bool keepCurrentRun();

@@ -1,11 +1,14 @@
 // Tests of TimelinePlot, the launch timeline of the timings panel and the
 // lab, and of how a run's timing records become its rows and bars; and of
-// what the per-iteration chart says of a run it has no bars for.
+// what the per-iteration chart says of a run it has no bars for, and of the
+// pixels that differ from the CPU reference at each iteration.
 #include "Format.h"
 #include "TimelinePlot.h"
 #include "ChartView.h"
 #include "TimingCharts.h"
 #include "Timing.h"
+#include "TimingPanel.h"
+#include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
 #include <memory>
@@ -53,6 +56,8 @@ private slots:
     void perKernelBarsAreLabelledAndMayBeLogarithmic();
     void launchesThatAreNoIterationsAreSaid();
     void timelineRowsNeverOverlapTheirNames();
+    void thePerIterationChartCountsDifferingPixelsAndMarksTheFirst();
+    void anExportedChartCarriesTheDifferences();
 };
 
 void TimelinePlotTest::rowsAreKernelsAndCopiesInOrderOfFirstAppearance()
@@ -367,4 +372,85 @@ void TimelinePlotTest::timelineRowsNeverOverlapTheirNames()
 }
 
 QTEST_MAIN(TimelinePlotTest)
+namespace {
+
+// A run of six iterations compared with the CPU reference: nothing differs
+// before iteration 3, then the damage spreads.
+RunEntry comparedRun(int number)
+{
+    RunEntry run = runOf(number, iterations(6));
+    auto diff = std::make_shared<ResultDiff>();
+    diff->perIteration = {0, 0, 0, 4, 9, 15, 12};
+    diff->firstDifferingIteration = 3;
+    diff->differingPixels = 20;
+    run.differences = diff;
+    return run;
+}
+
+QCPGraph* differencesGraph(QCustomPlot* plot)
+{
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->objectName() == QLatin1String("differencesGraph"))
+            return plot->graph(i);
+    return nullptr;
+}
+
+bool isDifferenceColour(QRgb colour) { return qRed(colour) > 120 && qBlue(colour) > 120 && qGreen(colour) < 60; }
+
+} // namespace
+
+void TimelinePlotTest::thePerIterationChartCountsDifferingPixelsAndMarksTheFirst()
+{
+    auto plot = titledPlot();
+    drawPerIteration(plot.get(), {comparedRun(1)});
+    QCPGraph* graph = differencesGraph(plot.get());
+    QVERIFY(graph);
+    QCOMPARE(graph->valueAxis(), plot->yAxis2); // beside the times, on its own axis
+    QVERIFY(plot->yAxis2->visible());
+    QCOMPARE(graph->data()->size(), 7);
+    for (int k = 0; k < 7; ++k)
+        QCOMPARE(graph->data()->at(k)->value, double(std::vector<uint64_t>{0, 0, 0, 4, 9, 15, 12}[size_t(k)]));
+    // Every iteration with a count is on screen, from iteration 0.
+    QVERIFY(plot->xAxis->range().lower < 0 && plot->xAxis->range().upper > 6);
+    auto* marker = plot->findChild<QCPItemStraightLine*>(QStringLiteral("firstDifferenceMarker"));
+    auto* label = plot->findChild<QCPItemText*>(QStringLiteral("firstDifferenceLabel"));
+    QVERIFY(marker && label && marker->visible() && label->visible());
+    QCOMPARE(marker->point1->coords().x(), 3.0);
+    QCOMPARE(label->text(), QStringLiteral("first difference: iteration 3, 4 pixels"));
+    // The kernel bars are still there.
+    QVERIFY(plot->plottableCount() > 1);
+
+    // A run without a comparison has neither the line nor the marker.
+    drawPerIteration(plot.get(), {runOf(2, iterations(6))});
+    QVERIFY(!differencesGraph(plot.get()));
+    QVERIFY(!plot->yAxis2->visible());
+    QVERIFY(!marker->visible() && !label->visible());
+}
+
+void TimelinePlotTest::anExportedChartCarriesTheDifferences()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    TimingPanel panel;
+    RunEntry run = comparedRun(1);
+    const auto differences = run.differences;
+    run.differences.reset();
+    panel.setCurrentRun(run);
+    // The comparison comes later than the run (the CPU reference runs after it).
+    panel.setDifferences(run.result, differences);
+    auto countDifferencePixels = [&](const QString& name) {
+        const QString path = folder.filePath(name);
+        panel.exportChart(path, QSize(900, 500));
+        const QImage image = QImage(path).convertToFormat(QImage::Format_RGB32);
+        int count = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                count += isDifferenceColour(image.pixel(x, y)) ? 1 : 0;
+        return count;
+    };
+    QVERIFY(countDifferencePixels(QStringLiteral("with.png")) > 500);
+    panel.setDifferences(run.result, nullptr);
+    QCOMPARE(countDifferencePixels(QStringLiteral("without.png")), 0);
+}
+
 #include "TimelinePlotTest.moc"

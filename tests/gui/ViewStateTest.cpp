@@ -38,6 +38,7 @@ private slots:
     void anEarlierIterationShowsLess();
     void theDiffLineSaysWhatTheCorruptionViewWaitsFor();
     void differingPixelsAreLitInMagenta();
+    void eachFrameLightsThePixelsThatDifferAtIt();
     void pixelInfoNamesLumaLabelAndStamp();
     void partialPicturesAreDrawnAndCounted();
     void anEmptyOutcomeLeavesTheImageAlone();
@@ -141,6 +142,46 @@ void ViewStateTest::differingPixelsAreLitInMagenta()
     QVERIFY(qRed(lit) >= 191 && qBlue(lit) >= 191 && qGreen(lit) < 64);
     const QRgb neighbour = state_->currentPicture().pixel(pixel - QPoint(3, 0));
     QVERIFY(!(qRed(neighbour) >= 191 && qBlue(neighbour) >= 191 && qGreen(neighbour) < 64));
+}
+
+// Playback in the corruption view shows the damage as it happens: frame k
+// lights the pixels whose state at k differs from the reference's, the last
+// frame every difference.
+void ViewStateTest::eachFrameLightsThePixelsThatDifferAtIt()
+{
+    const GrowResult& reference = *outcome_.result;
+    const uint32_t last = reference.iterations;
+    QVERIFY(last >= 6);
+    auto wrong = std::make_shared<GrowResult>(reference);
+    // A pixel classified two iterations late, in its own region, and one in
+    // the other region at its own iteration.
+    size_t late = 0, stolen = 0;
+    while (!(reference.stamps[late] >= 1 && reference.stamps[late] + 3 <= last))
+        ++late;
+    while (!(stolen != late && reference.labels[stolen] == 2 && reference.stamps[stolen] >= 2))
+        ++stolen;
+    wrong->stamps[late] += 2;
+    wrong->labels[stolen] = 1;
+    RunOutcome outcome = outcome_;
+    outcome.result = wrong;
+    outcome.reference = outcome_.result;
+    outcome.diff = std::make_shared<ResultDiff>(compareResults(reference, *wrong));
+    state_->setCorruptionView(true);
+    state_->showResult(outcome);
+    auto lit = [this](size_t p) {
+        const QRgb colour = state_->currentPicture().pixel(int(p % width), int(p / width));
+        return qRed(colour) >= 191 && qBlue(colour) >= 191 && qGreen(colour) < 64;
+    };
+    const uint32_t lateStamp = reference.stamps[late], stolenStamp = reference.stamps[stolen];
+    for (uint32_t frame = 0; frame <= last; ++frame) {
+        playback_->setFrame(frame);
+        QCOMPARE(state_->frame(), frame);
+        const bool lateDiffers = frame == last || (frame >= lateStamp && frame < lateStamp + 2);
+        QVERIFY2(lit(late) == lateDiffers, qPrintable(QStringLiteral("late pixel, frame %1").arg(frame)));
+        QVERIFY2(lit(stolen) == (frame >= stolenStamp), qPrintable(QStringLiteral("stolen pixel, frame %1").arg(frame)));
+        QCOMPARE(outcome.diff->perIteration[frame], uint64_t((frame >= lateStamp && frame < lateStamp + 2 ? 1 : 0) +
+                                                             (frame >= stolenStamp ? 1 : 0)));
+    }
 }
 
 void ViewStateTest::pixelInfoNamesLumaLabelAndStamp()
