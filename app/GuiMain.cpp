@@ -2,6 +2,8 @@
 // and, when asked, an image, seeds, a session, a device and a variant.
 #include "LabPanel.h"
 #include "MainWindow.h"
+#include "RaceList.h"
+#include "WorkGroupMap.h"
 #include "Session.h"
 #include "TimingPanel.h"
 
@@ -79,7 +81,14 @@ int main(int argc, char* argv[])
                                  QStringLiteral("D"));
     const QCommandLineOption fresh(QStringLiteral("no-settings"),
                                    QStringLiteral("Start with the default choices and window layout, and do not save them."));
-    parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, lab, fresh});
+    const QCommandLineOption checkRaces(QStringLiteral("check-races"),
+                                        QStringLiteral("After the run, check the variant for races under Oclgrind "
+                                                       "and select a pixel in the middle of its list (the screenshot waits)."));
+    const QCommandLineOption hover(QStringLiteral("hover"),
+                                   QStringLiteral("Outline the work-group map's cell of pixel X,Y as if the cursor were there."),
+                                   QStringLiteral("X,Y"));
+    parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, lab, fresh,
+                       checkRaces, hover});
     parser.process(app);
 
     rgx::ui::MainWindowOptions options;
@@ -137,6 +146,13 @@ int main(int argc, char* argv[])
             QApplication::exit(saved ? 0 : 1);
         });
     };
+    const QStringList hoverPixel = parser.value(hover).split(QLatin1Char(','));
+    auto showHover = [&window, hoverPixel] {
+        if (hoverPixel.size() != 2)
+            return;
+        window.workGroupMap()->setHover(QPoint(hoverPixel[0].toInt(), hoverPixel[1].toInt()), true);
+        window.showRacesDock();
+    };
     auto afterRun = [&](bool succeeded) {
         if (runsLeft <= 0)
             return;
@@ -148,6 +164,17 @@ int main(int argc, char* argv[])
             return;
         }
         runsLeft = 0;
+        showHover();
+        if (parser.isSet(checkRaces)) {
+            // A pixel of the race list selected: its marker centred and drawn apart.
+            QObject::connect(&window, &rgx::ui::MainWindow::raceCheckFinished, &window, [&] {
+                window.raceList()->selectMarker(int(window.raceList()->markers().size() / 2));
+                if (!screenshotPath.isEmpty())
+                    takeScreenshot();
+            }, Qt::SingleShotConnection);
+            window.checkRaces();
+            return;
+        }
         if (!screenshotPath.isEmpty())
             takeScreenshot();
     };

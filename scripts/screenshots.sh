@@ -25,6 +25,15 @@ shoot corruption-local-nobarrier-sweep.png --sample coins --show-differences --r
     --variant driver=host-batched,frontier=sweep,collectives=local-nobarrier,tile=direct
 shoot corruption-local-nobarrier-queue.png --sample coins --show-differences --run \
     --variant driver=host-batched,frontier=queue,collectives=local-nobarrier
+# The work-group map (issue 29): the corruption view of the tile copies
+# without their barrier shows the sweep's 16 x 16 tiles by itself; the cell
+# at 250,170 and the pixels its work-group reads outlined.
+shoot work-group-map.png --sample coins --show-differences --run --hover 250,170 \
+    --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier
+# Race markers: the same variant checked under Oclgrind, one marker per pixel
+# the race touches (the tile rows at its halo), a pixel of the list selected.
+shoot race-markers.png --sample coins --show-differences --run --check-races \
+    --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier
 # Host-sync against host-batched: kernel totals and idle gaps, and the timeline.
 shoot timing-host-sync-vs-host-batched.png --sample astronaut --run --chart per-kernel \
     --variant driver=host-sync,frontier=queue,collectives=atomics \

@@ -246,6 +246,8 @@ void MainWindow::connectCorruptionLayers()
     connect(files_, &FileActions::imageOpened, raceList_, &RaceList::clear);
 }
 
+void MainWindow::showRacesDock() { racesDock_->raise(); }
+
 void MainWindow::updateActions()
 {
     const bool hasImage = document_->hasImage();

@@ -120,6 +120,8 @@ public:
     WorkGroupMapPanel* workGroupMapPanel() const { return workGroupMapPanel_; }
     // Raises the binary-search lab tab.
     void showLab();
+    // Raises the dock of the work-group map and the race list.
+    void showRacesDock();
 
 public slots:
     void runNow() { runs_->runNow(); }

@@ -94,8 +94,9 @@ void drawHover(const WorkGroupGrid& grid, QPoint hover, QSize imageSize, const Q
 void drawRaces(const PictureLayers& layers, const QRectF& source, QPainter& painter, QSize out)
 {
     const double sx = out.width() / source.width(), sy = out.height() / source.height();
-    // A ring around the pixel, at least a few screen pixels wide at any zoom.
-    const double radius = std::max(4.0, 0.75 * std::max(sx, sy));
+    // A ring a few screen pixels wide when zoomed out; zoomed in, one a
+    // pixel, inside it, so that neighbouring pixels' rings stay apart.
+    const double radius = std::max(3.5, 0.42 * std::min(sx, sy));
     auto centre = [&](const RaceMarker& marker) {
         return QPointF((marker.x + 0.5 - source.left()) * sx, (marker.y + 0.5 - source.top()) * sy);
     };
