@@ -139,6 +139,7 @@ private slots:
     void exportToAnImpossiblePathLeavesNoFile();
     void unavailableVariantFailsWithAMessageAndKeepsWorking();
     void corruptionViewMarksDifferingPixels();
+    void theCorruptionPlaysBackIterationByIterationWithItsCounts();
     void keptRunsAreComparedSideBySide();
     void chartsShowValuesOnHover();
     void opens16BitGreyAndColourImages();
@@ -880,6 +881,68 @@ void ExplorerTest::unavailableVariantFailsWithAMessageAndKeepsWorking()
     chooseVariant(GrowVariant{});
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     QVERIFY(window_->result());
+}
+
+// Issue 29, item 1: choosing a wrong-on-purpose variant and the corruption
+// view is all it takes; the chart counts the pixels that differ at each
+// iteration (against a replay of both runs' frames here), marks the first,
+// and playback at iteration k lights exactly the pixels that differ at k.
+void ExplorerTest::theCorruptionPlaysBackIterationByIterationWithItsCounts()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    QVERIFY(window_->importSeeds(sample("coins.seeds")));
+    GrowVariant broken;
+    broken.collectives = Collectives::LocalNoBarrier;
+    chooseVariant(broken);
+    window_->setCorruptionView(true);
+    QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->diff() != nullptr, 120000);
+    const GrowResultPtr reference = window_->reference();
+    const GrowResultPtr result = withFullMaps(window_->result());
+    const uint32_t last = std::max(reference->iterations, result->iterations);
+    auto replayed = [&](uint32_t k) {
+        uint64_t count = 0;
+        for (size_t p = 0; p < reference->labels.size(); ++p) {
+            const uint16_t expected = reference->stamps[p] <= k ? reference->labels[p] : 0;
+            const uint16_t actual = result->stamps[p] <= k ? result->labels[p] : 0;
+            count += expected != actual ? 1 : 0;
+        }
+        return count;
+    };
+    QCustomPlot* chart = window_->timingPanel()->plot(TimingPanel::PerIteration);
+    QCPGraph* counts = nullptr;
+    for (int i = 0; i < chart->graphCount(); ++i)
+        counts = chart->graph(i)->objectName() == QLatin1String("differencesGraph") ? chart->graph(i) : counts;
+    QVERIFY(counts);
+    QCOMPARE(counts->data()->size(), int(last) + 1);
+    int64_t first = -1;
+    for (uint32_t k = 0; k <= last; ++k) {
+        const uint64_t expected = replayed(k);
+        QCOMPARE(uint64_t(counts->data()->at(int(k))->value), expected);
+        first = first < 0 && expected > 0 ? int64_t(k) : first;
+    }
+    QVERIFY2(first >= 0, "the variant corrupted nothing on coins: the test would prove nothing");
+    auto* marker = chart->findChild<QCPItemStraightLine*>(QStringLiteral("firstDifferenceMarker"));
+    QVERIFY(marker && marker->visible());
+    QCOMPARE(marker->point1->coords().x(), double(first));
+    // Playback at the first differing iteration and one before it (exact
+    // magenta as in corruptionViewMarksDifferingPixels).
+    const auto magentaPixels = [this] {
+        const QImage picture = window_->currentPicture().convertToFormat(QImage::Format_RGB32);
+        uint64_t magenta = 0;
+        for (int y = 0; y < picture.height(); ++y)
+            for (int x = 0; x < picture.width(); ++x) {
+                const QRgb pixel = picture.pixel(x, y);
+                magenta += qRed(pixel) - qGreen(pixel) == 191 && qBlue(pixel) - qGreen(pixel) == 191 ? 1 : 0;
+            }
+        return magenta;
+    };
+    for (int64_t k : {first - 1, first, first + 1}) {
+        if (k < 0 || k >= int64_t(result->iterations))
+            continue;
+        window_->playbackPanel()->setFrame(uint32_t(k));
+        QTRY_COMPARE_WITH_TIMEOUT(magentaPixels(), replayed(uint32_t(k)), 10000);
+    }
 }
 
 void ExplorerTest::corruptionViewMarksDifferingPixels()

@@ -10,6 +10,7 @@
 #include "SeedTableModel.h"
 #include "Session.h"
 #include "SliceView.h"
+#include "TimingPanel.h"
 #include "ViewState.h"
 #include "VolumeView.h"
 #include "io/Export.h"
@@ -36,6 +37,7 @@
 #include <QWheelEvent>
 #include <cmath>
 #include <memory>
+#include <qcustomplot.h>
 #include <random>
 
 using namespace rgx;
@@ -130,6 +132,7 @@ private slots:
     void sessionsKeepVoxelSeedsSlicesAndWindow();
     void aVolumeFileAndItsSessionReopenWhereTheyWere();
     void differencesFromTheReferenceShowOnTheSlices();
+    void aVolumesCorruptionPlaysBackIterationByIteration();
     void aVolumeRunsWithoutTheTwoDimensionalFilters();
     void aVolumesMapsExportAsVolumes();
     void aSliceStepDrawsOnlyItsSlice();
@@ -771,6 +774,60 @@ void VolumeViewTest::differencesFromTheReferenceShowOnTheSlices()
     volume->setSlice(Plane::Axial, off.z + 1);
     const QImage other = volume->slicePicture(Plane::Axial);
     QVERIFY(!magenta(other.pixel(off.x, off.y)));
+}
+
+// Issue 29, item 1, for volumes: playback in the corruption view lights, at
+// iteration k, the voxels whose state at k differs from the reference's (one
+// classified two iterations late, one lost), the last frame every
+// difference; the per-iteration chart counts voxels.
+void VolumeViewTest::aVolumesCorruptionPlaysBackIterationByIteration()
+{
+    openBall();
+    showReferenceResult({ballCentre});
+    const uint32_t last = reference_->iterations;
+    QVERIFY(last >= 4);
+    auto wrong = std::make_shared<GrowResult>(*reference_);
+    const Seed late{12, 9, 9}, lost{14, 9, 7};
+    const size_t lateVoxel = seedIndex(late, width, height), lostVoxel = seedIndex(lost, width, height);
+    const uint32_t lateStamp = reference_->stamps[lateVoxel], lostStamp = reference_->stamps[lostVoxel];
+    QVERIFY(lateStamp >= 1 && lateStamp + 3 <= last && lostStamp >= 1 && lostStamp < last);
+    wrong->stamps[lateVoxel] += 2;
+    wrong->labels[lostVoxel] = 0;
+    wrong->stamps[lostVoxel] = unclassifiedStamp;
+    RunOutcome outcome;
+    outcome.request.image = volume_;
+    outcome.request.seeds = {ballCentre};
+    outcome.result = wrong;
+    outcome.reference = reference_;
+    outcome.diff = std::make_shared<ResultDiff>(compareResults(*reference_, *wrong));
+    window_->setCorruptionView(true);
+    window_->viewState()->showResult(outcome);
+    VolumeView* volume = window_->volumeView();
+    const auto magenta = [](QRgb colour) { return qRed(colour) >= 191 && qBlue(colour) >= 191 && qGreen(colour) < 64; };
+    const VolumeSize size{width, height, depth};
+    for (uint32_t frame = 0; frame <= last; ++frame) {
+        window_->playbackPanel()->setFrame(frame);
+        const bool lateDiffers = frame == last || (frame >= lateStamp && frame < lateStamp + 2);
+        const bool lostDiffers = frame >= lostStamp;
+        volume->setCrosshair(late);
+        QVERIFY2(magenta(volume->slicePicture(Plane::Axial).pixel(slicePixel(Plane::Axial, late, size))) == lateDiffers,
+                 qPrintable(QStringLiteral("late voxel, frame %1").arg(frame)));
+        volume->setCrosshair(lost);
+        QVERIFY2(magenta(volume->slicePicture(Plane::Coronal).pixel(slicePixel(Plane::Coronal, lost, size))) == lostDiffers,
+                 qPrintable(QStringLiteral("lost voxel, frame %1").arg(frame)));
+        QCOMPARE(outcome.diff->perIteration[frame], uint64_t((frame >= lateStamp && frame < lateStamp + 2 ? 1 : 0) +
+                                                             (lostDiffers ? 1 : 0)));
+    }
+    // The chart says voxels.
+    TimingPanel* timing = window_->timingPanel();
+    timing->setCurrentRun(RunEntry{1, QStringLiteral("wrong"), wrong, {}, outcome.diff});
+    QCustomPlot* chart = timing->plot(TimingPanel::PerIteration);
+    QVERIFY2(chart->yAxis2->visible() && chart->yAxis2->label() == QStringLiteral("Differing voxels"),
+             qPrintable(chart->yAxis2->label()));
+    auto* label = chart->findChild<QCPItemText*>(QStringLiteral("firstDifferenceLabel"));
+    QVERIFY(label && label->visible());
+    const uint32_t first = std::min(lateStamp, lostStamp);
+    QCOMPARE(label->text(), QStringLiteral("first difference: iteration %1, %2 voxels").arg(first).arg(outcome.diff->perIteration[first]));
 }
 
 void VolumeViewTest::aVolumeRunsWithoutTheTwoDimensionalFilters()
