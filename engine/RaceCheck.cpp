@@ -338,7 +338,7 @@ std::vector<RaceReport> parseOclgrindReport(const std::string& output, const Rac
 }
 
 std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
-                                   const QString& cliPath)
+                                   const QString& cliPath, bool uniformWrites)
 {
     const QString oclgrind = QStandardPaths::findExecutable(QStringLiteral("oclgrind"));
     if (oclgrind.isEmpty())
@@ -369,6 +369,8 @@ std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vecto
                              QStringLiteral("oclgrind")};
     for (const std::string& option : segmentOptions)
         arguments << QString::fromStdString(option);
+    if (uniformWrites)
+        arguments.prepend(QStringLiteral("--uniform-writes")); // an option of Oclgrind's, before the program
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QString::fromLatin1(raceCheckChildVariable), QStringLiteral("1"));

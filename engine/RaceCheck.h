@@ -88,8 +88,10 @@ std::string raceCheckBuildLines(const std::vector<KernelReport>& kernels);
 // options (everything but the image, seeds and device). cliPath: the
 // rgx-cli executable (rgx-cli passes itself; the GUI the one beside it).
 // Oclgrind's own output is written to the file RGX_RACE_LOG names, where
-// set. Throws OpenClError when Oclgrind is missing or fails.
+// set. uniformWrites: Oclgrind's --uniform-writes, which reports
+// write-write races of the same value too (left out by default). Throws
+// OpenClError when Oclgrind is missing or fails.
 std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
-                                   const QString& cliPath);
+                                   const QString& cliPath, bool uniformWrites = false);
 
 } // namespace rgx

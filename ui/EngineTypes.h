@@ -105,11 +105,13 @@ struct RaceCheckRequest {
     std::vector<std::string> segmentOptions; // rgx-cli segment options: --mode ..., --variant ...
     QString variantText;
     QString cliPath;                         // the rgx-cli executable
+    bool uniformWrites = false;              // Oclgrind --uniform-writes: same-value write-write races too
 };
 
 struct RaceCheckOutcome {
     quint64 id = 0;
     QString variantText;
+    bool uniformWrites = false;                   // same-value write-write races were reported too
     int left = 0, top = 0, width = 0, height = 0; // the part of the image checked
     size_t seedCount = 0;                         // seeds inside that part
     std::vector<RaceReport> races;

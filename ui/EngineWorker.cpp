@@ -324,6 +324,7 @@ void EngineWorker::checkRaces(const RaceCheckRequest& request)
     RaceCheckOutcome outcome;
     outcome.id = request.id;
     outcome.variantText = request.variantText;
+    outcome.uniformWrites = request.uniformWrites;
     try {
         const RaceCheckInput cut = cutDownForRaceCheck(*request.image, request.seeds);
         outcome.left = cut.left;
@@ -334,7 +335,7 @@ void EngineWorker::checkRaces(const RaceCheckRequest& request)
         if (!QFileInfo(request.cliPath).isExecutable())
             throw InputError("the race check runs rgx-cli under Oclgrind, but there is no rgx-cli at " +
                              request.cliPath.toStdString() + " (build the rgx-cli target beside rgx)");
-        outcome.races = rgx::checkRaces(cut, request.segmentOptions, request.cliPath);
+        outcome.races = rgx::checkRaces(cut, request.segmentOptions, request.cliPath, request.uniformWrites);
     } catch (const std::exception& error) {
         outcome.error = QString::fromUtf8(error.what());
     }

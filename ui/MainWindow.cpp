@@ -236,6 +236,7 @@ void MainWindow::connectCorruptionLayers()
     connect(workGroupMap_, &WorkGroupMap::changed, viewState_, &ViewState::refreshPicture);
     connect(raceList_, &RaceList::changed, viewState_, &ViewState::refreshPicture);
     connect(runs_, &RunController::racesChecked, raceList_, &RaceList::showOutcome);
+    connect(raceList_, &RaceList::uniformWritesChanged, runs_, &RunController::setRaceCheckUniformWrites);
     connect(runs_, &RunController::racesChecked, this, [this](const rgx::ui::RaceCheckOutcome& outcome) {
         if (!outcome.races.empty())
             racesDock_->raise();

@@ -38,7 +38,9 @@ RaceList::RaceList(QWidget* parent) : QWidget(parent)
     uniformWrites_->setObjectName(QStringLiteral("uniformWritesBox"));
     uniformWrites_->setToolTip(QStringLiteral(
         "Oclgrind leaves out write-write races where both sides write the same value. Some kernels rely on them "
-        "(e.g. many work-items setting one flag); tick this to have the next check report them too."));
+        "(e.g. many work-items setting one flag); tick this to have the next check report them too. On the "
+        "bundled variants it finds none beyond the default check (docs/STAGES.md)."));
+    connect(uniformWrites_, &QCheckBox::toggled, this, &RaceList::uniformWritesChanged);
     layout->addWidget(uniformWrites_);
     showMarkers_ = new QCheckBox(QStringLiteral("Markers on the image"), this);
     showMarkers_->setObjectName(QStringLiteral("raceMarkersBox"));
@@ -125,6 +127,7 @@ void RaceList::showOutcome(const RaceCheckOutcome& outcome)
         }
         marker += int(race.places.size());
     }
+    const QString writes = outcome.uniformWrites ? QStringLiteral(" Same-value writes included.") : QString();
     if (!outcome.error.isEmpty())
         summary_->setText(QStringLiteral("The last check could not run: %1").arg(outcome.error));
     else if (races_.empty())
@@ -133,7 +136,8 @@ void RaceList::showOutcome(const RaceCheckOutcome& outcome)
                               .arg(outcome.width)
                               .arg(outcome.height)
                               .arg(outcome.left)
-                              .arg(outcome.top));
+                              .arg(outcome.top) +
+                          writes);
     else
         summary_->setText(QStringLiteral("%1: %2 race(s), %3 pixel(s) marked, on the %4 x %5 part at (%6, %7).")
                               .arg(outcome.variantText)
@@ -142,7 +146,8 @@ void RaceList::showOutcome(const RaceCheckOutcome& outcome)
                               .arg(outcome.width)
                               .arg(outcome.height)
                               .arg(outcome.left)
-                              .arg(outcome.top));
+                              .arg(outcome.top) +
+                          writes);
     emit changed();
 }
 

@@ -47,6 +47,8 @@ signals:
     void changed();
     // A marker was selected: its pixel, for the view to centre on.
     void markerSelected(QPoint pixel);
+    // The same-value writes option was ticked or cleared.
+    void uniformWritesChanged(bool on);
 
 private:
     void selectionChanged();

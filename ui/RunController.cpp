@@ -641,6 +641,7 @@ void RunController::checkRaces()
     request.segmentOptions = segmentOptionsFor(panels_.parameters->params(), variant);
     request.variantText = text(variant.text());
     request.cliPath = cli;
+    request.uniformWrites = raceCheckUniformWrites_;
     raceChecking_ = true;
     engine_.checkRaces(request);
     log()->info(QStringLiteral("Race check #%1: %2 under Oclgrind (this can take a minute)...")
@@ -681,7 +682,8 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
     lastRaceReport_ = lines.join(QLatin1Char('\n'));
     const QString heading = QStringLiteral("Race check #%1 of %2 on %3 (%4 s):")
                                 .arg(outcome.id)
-                                .arg(outcome.variantText, part)
+                                .arg(outcome.variantText, part,
+                                     outcome.uniformWrites ? QStringLiteral(", same-value writes included") : QString())
                                 .arg(outcome.seconds, 0, 'f', 1);
     log()->info(heading);
     for (const QString& line : std::as_const(lines)) {

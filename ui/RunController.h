@@ -84,6 +84,8 @@ public slots:
     // Runs the current variant and parameters under Oclgrind on a small part
     // of the image, on the engine thread; raceCheckFinished answers.
     void checkRaces();
+    // The next race checks report same-value write-write races too (Oclgrind --uniform-writes).
+    void setRaceCheckUniformWrites(bool on) { raceCheckUniformWrites_ = on; }
     void runLab(quint64 size, quint64 keys, rgx::Driver driver);
     // The corruption view wants the CPU reference of every result.
     void setWantsReference(bool on);
@@ -190,6 +192,7 @@ private:
     bool referencePending_ = false;
 
     bool raceChecking_ = false;
+    bool raceCheckUniformWrites_ = false;
     quint64 nextRaceCheckId_ = 0;
     QString lastRaceReport_;
     quint64 nextLabId_ = 0;

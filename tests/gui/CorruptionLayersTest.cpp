@@ -13,6 +13,7 @@
 #include "WorkGroupMap.h"
 #include <QAction>
 #include <QCheckBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -42,6 +43,7 @@ private slots:
     void selectingARaceEntrySelectsAndCentresItsMarker();
     void theWorkGroupMapAppearsByItselfInTheCorruptionViewOfAWrongOnPurposeSweep();
     void theWorkGroupMapOfACorrectVariantIsDrawnOnlyWhenTurnedOn();
+    void theCorrectSweepHasNoRaceEvenWithSameValueWrites();
 
 private:
     bool runAndWait();
@@ -227,6 +229,23 @@ void CorruptionLayersTest::theWorkGroupMapOfACorrectVariantIsDrawnOnlyWhenTurned
     QCOMPARE(window_->currentPicture().pixel(16, 5), cellBorder);
     action->trigger();
     QVERIFY(window_->currentPicture() == off);
+}
+
+void CorruptionLayersTest::theCorrectSweepHasNoRaceEvenWithSameValueWrites()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    window_->seedSet()->replaceAll({Seed{100, 100}, Seed{104, 98}});
+    QVERIFY(window_->setVariantText(QStringLiteral("driver=host-batched,frontier=sweep,collectives=atomics,tile=async")));
+    RaceList* list = window_->raceList();
+    list->findChild<QCheckBox*>(QStringLiteral("uniformWritesBox"))->setChecked(true);
+    QSignalSpy finished(window_.get(), &MainWindow::raceCheckFinished);
+    window_->findChild<QAction*>(QStringLiteral("raceCheckAction"))->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 300000));
+    QCOMPARE(window_->lastRaceReport(), QStringLiteral("races: none"));
+    QVERIFY(list->races().empty());
+    QVERIFY(list->markers().empty());
+    QVERIFY2(list->findChild<QLabel*>(QStringLiteral("raceSummary"))->text().contains(QStringLiteral("Same-value writes included")),
+             qPrintable(list->findChild<QLabel*>(QStringLiteral("raceSummary"))->text()));
 }
 
 QTEST_MAIN(CorruptionLayersTest)
