@@ -2,6 +2,7 @@
 // and, when asked, an image, seeds, a session, a device and a variant.
 #include "LabPanel.h"
 #include "MainWindow.h"
+#include "PlaybackPanel.h"
 #include "RaceList.h"
 #include "WorkGroupMap.h"
 #include "Session.h"
@@ -87,8 +88,12 @@ int main(int argc, char* argv[])
     const QCommandLineOption hover(QStringLiteral("hover"),
                                    QStringLiteral("Outline the work-group map's cell of pixel X,Y as if the cursor were there."),
                                    QStringLiteral("X,Y"));
+    const QCommandLineOption frame(QStringLiteral("frame"),
+                                   QStringLiteral("After the run, show iteration K in playback; first-difference: the "
+                                                  "first iteration that differs from the CPU reference (with --show-differences)."),
+                                   QStringLiteral("K"));
     parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, lab, fresh,
-                       checkRaces, hover});
+                       checkRaces, hover, frame});
     parser.process(app);
 
     rgx::ui::MainWindowOptions options;
@@ -153,6 +158,18 @@ int main(int argc, char* argv[])
         window.workGroupMap()->setHover(QPoint(hoverPixel[0].toInt(), hoverPixel[1].toInt()), true);
         window.showRacesDock();
     };
+    const QString frameText = parser.value(frame);
+    auto showFrame = [&window, frameText] {
+        if (frameText.isEmpty())
+            return;
+        // The corruption view computes the reference with the run: its diff is in.
+        const bool first = frameText == QLatin1String("first-difference");
+        if (first && (!window.diff() || window.diff()->firstDifferingIteration < 0)) {
+            std::fprintf(stderr, "--frame first-difference: nothing differs from the CPU reference\n");
+            return;
+        }
+        window.playbackPanel()->setFrame(first ? uint32_t(window.diff()->firstDifferingIteration) : frameText.toUInt());
+    };
     auto afterRun = [&](bool succeeded) {
         if (runsLeft <= 0)
             return;
@@ -165,6 +182,7 @@ int main(int argc, char* argv[])
         }
         runsLeft = 0;
         showHover();
+        showFrame();
         if (parser.isSet(checkRaces)) {
             // A pixel of the race list selected: its marker centred and drawn apart.
             QObject::connect(&window, &rgx::ui::MainWindow::raceCheckFinished, &window, [&] {

@@ -25,6 +25,12 @@ shoot corruption-local-nobarrier-sweep.png --sample coins --show-differences --r
     --variant driver=host-batched,frontier=sweep,collectives=local-nobarrier,tile=direct
 shoot corruption-local-nobarrier-queue.png --sample coins --show-differences --run \
     --variant driver=host-batched,frontier=queue,collectives=local-nobarrier
+# The corruption as it happens (issue 29): the tile copies without their
+# barrier at iteration 40, the damage along tile rows; the chart counts the
+# differing pixels per iteration and marks the first (--frame first-difference
+# shows that one: 70 pixels, too few to see at this size).
+shoot corruption-as-it-happens.png --sample coins --show-differences --run --chart per-iteration --frame 40 \
+    --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier
 # The work-group map (issue 29): the corruption view of the tile copies
 # without their barrier shows the sweep's 16 x 16 tiles by itself; the cell
 # at 250,170 and the pixels its work-group reads outlined.

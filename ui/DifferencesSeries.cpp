@@ -92,6 +92,8 @@ void drawDifferences(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         fill.setAlpha(compared > 1 ? 0 : 40);
         graph->setBrush(fill);
         graph->setLineStyle(QCPGraph::lsStepCenter);
+        // Under the kernel times (the grid's layer is below the plottables'), so its fill never hides them.
+        graph->setLayer(QStringLiteral("grid"));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, colour, 4));
         QVector<double> keys, values;
         for (size_t k = 0; k < counts.size(); ++k) {

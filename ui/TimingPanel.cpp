@@ -186,8 +186,12 @@ void TimingPanel::setCurrentRun(const RunEntry& run)
     current_ = run;
     keepButton_->setEnabled(run.result != nullptr);
     rebuild();
-    // A new run is shown at its last iteration (PlaybackPanel::setFrameCount).
-    setPlaybackIteration(run.result ? int(run.result->iterations) : -1);
+    // A new run is shown at its last iteration (PlaybackPanel::setFrameCount),
+    // compared with the reference at the later of the two (ViewState::lastFrame).
+    int last = run.result ? int(run.result->iterations) : -1;
+    if (run.result && run.differences && !run.differences->perIteration.empty())
+        last = std::max(last, int(run.differences->perIteration.size()) - 1);
+    setPlaybackIteration(last);
 }
 
 void TimingPanel::setDifferences(const GrowResultPtr& result, std::shared_ptr<const ResultDiff> differences)

@@ -33,7 +33,29 @@ void ViewState::setCorruptionView(bool on)
     corruption_ = on;
     emit corruptionViewChanged(on);
     updateDiffLabel();
-    refreshPicture();
+    if (!updateFrameCount())
+        refreshPicture();
+}
+
+// The result's iterations, or in the corruption view the result's or the
+// reference's, whichever ran longer: where a wrong run stopped early, the
+// damage still spreads while the reference grows on.
+uint32_t ViewState::lastFrame() const
+{
+    uint32_t last = result_ ? result_->iterations : 0;
+    if (corruption_ && diff_ && !diff_->perIteration.empty())
+        last = std::max(last, uint32_t(diff_->perIteration.size() - 1));
+    return last;
+}
+
+bool ViewState::updateFrameCount()
+{
+    if (!result_ || playback_->lastFrame() == lastFrame())
+        return false;
+    playback_->setFrameCount(lastFrame());
+    // setFrameCount moves the slider silently: the picture and the chart's marker follow this.
+    emit playback_->frameChanged(playback_->frame());
+    return true;
 }
 
 void ViewState::setStale(const QString& reason)
@@ -83,7 +105,7 @@ void ViewState::showResult(const RunOutcome& outcome)
         beforePostfilter_ = std::move(before);
     }
     playback_->setBeforePostfilterAvailable(beforePostfilter_ != nullptr);
-    playback_->setFrameCount(result_->iterations);
+    playback_->setFrameCount(lastFrame());
     updateDiffLabel();
     refreshPicture();
 }
@@ -93,7 +115,8 @@ void ViewState::showReference(GrowResultPtr reference, std::shared_ptr<const Res
     reference_ = std::move(reference);
     diff_ = std::move(diff);
     updateDiffLabel();
-    refreshPicture();
+    if (!updateFrameCount())
+        refreshPicture();
 }
 
 void ViewState::showPartial(GrowResultPtr partial)

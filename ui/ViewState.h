@@ -79,6 +79,9 @@ private:
         GrowResultPtr reference;
     };
     Frame frameLayers(uint32_t frame) const;
+    // The last frame playback offers, and playback moved to it where it changed.
+    uint32_t lastFrame() const;
+    bool updateFrameCount();
     OverlayStyle overlayStyle(uint32_t frame) const;
     void showInView(GrowResultPtr result, const OverlayStyle& style, ViewLayers layers, bool newImage,
                     std::shared_ptr<const void> keepAlive = {});

@@ -39,6 +39,7 @@ private slots:
     void theDiffLineSaysWhatTheCorruptionViewWaitsFor();
     void differingPixelsAreLitInMagenta();
     void eachFrameLightsThePixelsThatDifferAtIt();
+    void aRunThatStoppedEarlyPlaysOnToTheReferencesLastIteration();
     void pixelInfoNamesLumaLabelAndStamp();
     void partialPicturesAreDrawnAndCounted();
     void anEmptyOutcomeLeavesTheImageAlone();
@@ -182,6 +183,32 @@ void ViewStateTest::eachFrameLightsThePixelsThatDifferAtIt()
         QCOMPARE(outcome.diff->perIteration[frame], uint64_t((frame >= lateStamp && frame < lateStamp + 2 ? 1 : 0) +
                                                              (frame >= stolenStamp ? 1 : 0)));
     }
+}
+
+// A wrong run that lost its frontier stops early; in the corruption view its
+// damage spreads on while the reference grows, so playback goes on to the
+// reference's last iteration (and back to the run's own without the view).
+void ViewStateTest::aRunThatStoppedEarlyPlaysOnToTheReferencesLastIteration()
+{
+    const GrowResult& reference = *outcome_.result;
+    QVERIFY(reference.iterations > 3);
+    auto stopped = std::make_shared<GrowResult>(reference);
+    for (size_t p = 0; p < stopped->stamps.size(); ++p)
+        if (stopped->stamps[p] != unclassifiedStamp && stopped->stamps[p] > 1) {
+            stopped->stamps[p] = unclassifiedStamp;
+            stopped->labels[p] = 0;
+        }
+    stopped->iterations = 1;
+    RunOutcome outcome = outcome_;
+    outcome.result = stopped;
+    state_->showResult(outcome);
+    QCOMPARE(playback_->lastFrame(), 1u);
+    state_->setCorruptionView(true);
+    state_->showReference(outcome_.result, std::make_shared<ResultDiff>(compareResults(reference, *stopped)));
+    QCOMPARE(playback_->lastFrame(), reference.iterations);
+    QCOMPARE(state_->frame(), reference.iterations);
+    state_->setCorruptionView(false);
+    QCOMPARE(playback_->lastFrame(), 1u);
 }
 
 void ViewStateTest::pixelInfoNamesLumaLabelAndStamp()
