@@ -269,6 +269,7 @@ GrowResultPtr DeviceSession::run(const std::vector<Seed>& seeds, const PipelineP
                              {grown.window.x0, grown.window.y0, image.width});
     followFirstRun(grown, prepared.prefilterKey);
     describeRun(result, grown.run, variant);
+    result.grownIn = {grown.window.x0, grown.window.y0, grown.window.width, grown.window.height};
 
     if (DensityFilter* density = prepared.density.get()) {
         checkCancel(control, "before the postfilter");
@@ -305,6 +306,7 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     followFirstRun(grown, prepared.prefilterKey);
     result.hostMilliseconds = millisecondsSince(grown.start);
     describeRun(result, grown.run, variant);
+    result.grownIn = {grown.window.x0, grown.window.y0, grown.window.width, grown.window.height};
     if (params.prefilter.kind != PrefilterSpec::Kind::None)
         result.filteredLuma = filtered_;
     result.kernels = std::move(grown.kernels);

@@ -95,6 +95,7 @@ GrowResult resultWithoutMaps(const ClickResult& click)
     result.kernels = click.kernels;
     result.hostMilliseconds = click.hostMilliseconds;
     result.note = click.note;
+    result.grownIn = click.grownIn;
     return result;
 }
 

@@ -70,6 +70,16 @@ private:
     int64_t sampleAt(int x, int y) const;
 };
 
+// The part of the image region growing ran on: a session's first run may
+// grow in a window around the seeds (engine/stages/GrowWindow.h), whose
+// pixel (0, 0) its kernels' work-groups start from. width 0: the whole image.
+struct GrowArea {
+    int x0 = 0;
+    int y0 = 0;
+    int width = 0;
+    int height = 0;
+};
+
 struct GrowResult {
     int width = 0;
     int height = 0;
@@ -97,6 +107,7 @@ struct GrowResult {
     std::vector<KernelReport> kernels;
     double hostMilliseconds = 0;   // upload to result, measured on the host
     std::string note;              // how the run deviated from its variant (e.g. a fallback), or empty
+    GrowArea grownIn;              // where region growing ran (the work-group map's origin)
 
     // True where labels and stamps hold every pixel (always, but for box results).
     bool hasFullMaps() const
@@ -132,6 +143,7 @@ struct ClickResult {
     std::vector<KernelReport> kernels;
     double hostMilliseconds = 0; // first command to maps in host memory
     std::string note;
+    GrowArea grownIn;
 
     // The same result with full maps.
     GrowResult toGrowResult() const;

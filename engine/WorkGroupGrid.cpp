@@ -187,7 +187,18 @@ std::vector<WorkGroupGrid> workGroupGrids(const GrowResult& result, const Pipeli
         add(boxMeanGrids(result, params.prefilter));
     else if (params.prefilter.kind == PrefilterSpec::Kind::Gaussian)
         add(gaussianGrids(result, params.prefilter));
-    add(growGrids(result));
+    std::vector<WorkGroupGrid> growing = growGrids(result);
+    for (WorkGroupGrid& grid : growing) {
+        grid.x0 = result.grownIn.x0;
+        grid.y0 = result.grownIn.y0;
+        grid.width = result.grownIn.width;
+        grid.height = result.grownIn.height;
+        if (grid.byPlace && grid.width > 0)
+            grid.description += " (this run grew in the window " + std::to_string(grid.width) + " x " +
+                                std::to_string(grid.height) + " at " + std::to_string(grid.x0) + "," +
+                                std::to_string(grid.y0) + " around the seeds: its tiles start there)";
+    }
+    add(std::move(growing));
     if (params.postfilter.enabled)
         add(densityGrids(result, params.postfilter));
     for (WorkGroupGrid& grid : grids)

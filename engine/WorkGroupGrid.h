@@ -12,9 +12,10 @@
 namespace rgx {
 
 // How one kernel of a run cut the image among its work-groups. Cells are
-// laid from the image's top-left pixel: cell (i, j) covers the pixels
-// x = i * cellWidth .. (i + 1) * cellWidth - 1, y likewise; it reads the
-// cell and the halo around it (clipped at the image edge).
+// laid from the top-left pixel of the part the kernel ran on (the image, or
+// a first run's window: GrowResult::grownIn): cell (i, j) covers the pixels
+// x = x0 + i * cellWidth .. x0 + (i + 1) * cellWidth - 1, y likewise; it
+// reads the cell and the halo around it (clipped at the part's edge).
 struct WorkGroupGrid {
     std::string stage;       // "prefilter", "grow", "postfilter" (as timing records name it)
     std::string kernel;      // e.g. "grow_sweep", "box_mean_async"
@@ -28,11 +29,24 @@ struct WorkGroupGrid {
     int haloTop = 0;
     int haloRight = 0;
     int haloBottom = 0;
+    int x0 = 0;              // the part the kernel ran on (width 0: the whole image)
+    int y0 = 0;
+    int width = 0;
+    int height = 0;
     std::string cell;        // what a cell is: "work-group", "tile", "row segment"
     std::string description; // one line: the cells, the halo and why, or why there are none
 
-    int column(int x) const { return x / cellWidth; }
-    int row(int y) const { return y / cellHeight; }
+    // The cell of pixel x (y), counted from the part's corner (negative before it).
+    int column(int x) const { return floorDivide(x - x0, cellWidth); }
+    int row(int y) const { return floorDivide(y - y0, cellHeight); }
+    // Whether a work-group of this kernel handled pixel (x, y).
+    bool covers(int x, int y) const
+    {
+        return x >= x0 && y >= y0 && (width == 0 || x < x0 + width) && (height == 0 || y < y0 + height);
+    }
+
+private:
+    static int floorDivide(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 };
 
 // The grids of the kernels that made `result` (2D images: depth 1), in

@@ -7,6 +7,7 @@
 #include <QPen>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rgx::ui {
 namespace {
@@ -49,17 +50,25 @@ void drawCells(const WorkGroupGrid& grid, QSize imageSize, const QRectF& source,
         return; // cells smaller than pixels on screen: only the hovered one is drawn
     const std::vector<int> columns = samples(out.width(), source.left(), stepX, imageSize.width());
     const std::vector<int> rows = samples(out.height(), source.top(), stepY, imageSize.height());
+    // Pixels outside the part the kernel ran on (a first run's window) keep
+    // their colour: no work-group of it handled them.
+    constexpr int outside = std::numeric_limits<int>::min();
+    const QRect part = gridArea(grid, imageSize);
     std::vector<int> cellColumn(columns.size()), cellRow(rows.size());
     for (size_t i = 0; i < columns.size(); ++i)
-        cellColumn[i] = grid.column(columns[i]);
+        cellColumn[i] = columns[i] >= part.left() && columns[i] <= part.right() ? grid.column(columns[i]) : outside;
     for (size_t j = 0; j < rows.size(); ++j)
-        cellRow[j] = grid.row(rows[j]);
+        cellRow[j] = rows[j] >= part.top() && rows[j] <= part.bottom() ? grid.row(rows[j]) : outside;
     for (int j = 0; j < out.height(); ++j) {
         auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
         const int cy = cellRow[size_t(j)];
+        if (cy == outside)
+            continue;
         const bool rowBorder = linesY && j > 0 && cellRow[size_t(j - 1)] != cy;
         for (int i = 0; i < out.width(); ++i) {
             const int cx = cellColumn[size_t(i)];
+            if (cx == outside)
+                continue;
             if (rowBorder || (linesX && i > 0 && cellColumn[size_t(i - 1)] != cx)) {
                 line[i] = borderColour;
                 continue;
@@ -81,7 +90,7 @@ QRectF onScreen(const QRect& r, const QRectF& source, QSize out)
 void drawHover(const WorkGroupGrid& grid, QPoint hover, QSize imageSize, const QRectF& source, QPainter& painter,
                QSize out)
 {
-    if (hover.x() < 0 || hover.y() < 0 || hover.x() >= imageSize.width() || hover.y() >= imageSize.height())
+    if (!gridArea(grid, imageSize).contains(hover))
         return;
     QPen halo(haloOutline, 1.5, Qt::DashLine);
     painter.setPen(halo);
@@ -132,18 +141,26 @@ void drawRaces(const PictureLayers& layers, const QRectF& source, QPainter& pain
 
 } // namespace
 
+QRect gridArea(const WorkGroupGrid& grid, QSize imageSize)
+{
+    const QRect image(QPoint(0, 0), imageSize);
+    if (grid.width <= 0 || grid.height <= 0)
+        return image;
+    return QRect(grid.x0, grid.y0, grid.width, grid.height).intersected(image);
+}
+
 QRect cellRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize)
 {
-    const QRect cell(grid.column(pixel.x()) * grid.cellWidth, grid.row(pixel.y()) * grid.cellHeight, grid.cellWidth,
-                     grid.cellHeight);
-    return cell.intersected(QRect(QPoint(0, 0), imageSize));
+    const QRect cell(grid.x0 + grid.column(pixel.x()) * grid.cellWidth, grid.y0 + grid.row(pixel.y()) * grid.cellHeight,
+                     grid.cellWidth, grid.cellHeight);
+    return cell.intersected(gridArea(grid, imageSize));
 }
 
 QRect haloRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize)
 {
     const QRect cell = cellRect(grid, pixel, imageSize);
     return cell.adjusted(-grid.haloLeft, -grid.haloTop, grid.haloRight, grid.haloBottom)
-        .intersected(QRect(QPoint(0, 0), imageSize));
+        .intersected(gridArea(grid, imageSize));
 }
 
 void PictureLayers::draw(QSize imageSize, const QRectF& source, QImage& out) const

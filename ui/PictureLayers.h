@@ -8,6 +8,7 @@
 #include "WorkGroupGrid.h"
 #include <QImage>
 #include <QPoint>
+#include <QRect>
 #include <QRectF>
 #include <QSize>
 #include <memory>
@@ -37,8 +38,10 @@ struct PictureLayers {
 
 using PictureLayersPtr = std::shared_ptr<const PictureLayers>;
 
-// The cell of the grid under image pixel `pixel` and the rectangle (image
-// pixels, clipped to the image) its work-group reads: the cell and its halo.
+// The part of the image the grid's kernel ran on; the cell of the grid
+// under image pixel `pixel` and the rectangle (image pixels, clipped to that
+// part) its work-group reads: the cell and its halo.
+QRect gridArea(const WorkGroupGrid& grid, QSize imageSize);
 QRect cellRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize);
 QRect haloRect(const WorkGroupGrid& grid, QPoint pixel, QSize imageSize);
 

@@ -97,7 +97,7 @@ void WorkGroupMap::setHover(QPoint pixel, bool inside)
 QString WorkGroupMap::hoverText(bool corruptionView) const
 {
     const std::optional<WorkGroupGrid> grid = shownGrid(corruptionView);
-    if (!grid || hover_.x() < 0)
+    if (!grid || !gridArea(*grid, imageSize_).contains(hover_))
         return QString();
     const QRect cell = cellRect(*grid, hover_, imageSize_);
     const QRect halo = haloRect(*grid, hover_, imageSize_);

@@ -8,6 +8,7 @@
 #include "Pipeline.h"
 #include "WorkGroupGrid.h"
 #include "reference/BoxMeanReference.h"
+#include "stages/GrowWindow.h"
 #include "stages/StageSupport.h"
 #include "stages/grow/GrowPrograms.h"
 
@@ -148,4 +149,46 @@ TEST(WorkGroupGrid, TheCpuReferenceAndVolumesHaveNone)
     GrowResult volume = *reference;
     volume.depth = 3;
     EXPECT_TRUE(workGroupGrids(volume, params).empty());
+}
+
+TEST(WorkGroupGrid, AFirstRunInAWindowLaysItsTilesFromTheWindowsCorner)
+{
+    // A 2000 x 2000 image, dark but for a disk around the seed: mode range
+    // grows the disk in a window around the seed (engine/stages/GrowWindow.h).
+    LumaImage image;
+    image.width = image.height = 2000;
+    image.bitDepth = 8;
+    image.luma.assign(size_t(image.width) * size_t(image.height), 0);
+    const Seed seed{1503, 1497};
+    for (int y = seed.y - 40; y <= seed.y + 40; ++y)
+        for (int x = seed.x - 40; x <= seed.x + 40; ++x)
+            if ((x - seed.x) * (x - seed.x) + (y - seed.y) * (y - seed.y) <= 40 * 40)
+                image.luma[size_t(y) * size_t(image.width) + size_t(x)] = 100;
+    PipelineParams params;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 10;
+    const GrowVariant variant = parseVariant("driver=host-batched,frontier=sweep,collectives=atomics,tile=async");
+    const std::optional<GrowWindow> window = firstRunWindow(image, {seed}, params.grow, variant, 1);
+    ASSERT_TRUE(window);
+    ASSERT_GT(window->x0, 0);
+
+    ComputeDevice device(selectDevice("Portable Computing Language"));
+    const GrowResultPtr result = runDevicePipeline(device, image, {seed}, params, variant);
+    EXPECT_EQ(result->grownIn.x0, window->x0);
+    EXPECT_EQ(result->grownIn.y0, window->y0);
+    EXPECT_EQ(result->grownIn.width, window->width);
+    const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params);
+    ASSERT_EQ(grids.size(), 1u);
+    const WorkGroupGrid& grid = grids[0];
+    EXPECT_EQ(grid.x0, window->x0);
+    EXPECT_EQ(grid.y0, window->y0);
+    EXPECT_EQ(grid.width, window->width);
+    EXPECT_EQ(grid.height, window->height);
+    EXPECT_EQ(grid.column(window->x0), 0);
+    EXPECT_EQ(grid.column(window->x0 - 1), -1);
+    EXPECT_EQ(grid.column(window->x0 + grid.cellWidth), 1);
+    EXPECT_EQ(grid.row(window->y0 + grid.cellHeight - 1), 0);
+    EXPECT_TRUE(grid.covers(seed.x, seed.y));
+    EXPECT_FALSE(grid.covers(window->x0 - 1, seed.y));
+    EXPECT_FALSE(grid.covers(seed.x, window->y0 + window->height));
 }
