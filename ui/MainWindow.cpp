@@ -148,9 +148,12 @@ void MainWindow::connectParts()
     connect(view_, &ImageView::seedDragFinished, seedModel_, &SeedTableModel::clearDragged);
     connect(view_, &ImageView::hoverPixel, workGroupMap_, &WorkGroupMap::setHover);
     connect(view_, &ImageView::hoverPixel, this, [this](QPoint pixel, bool inside) {
-        const QString cell = workGroupMap_->hoverText(viewState_->corruptionView());
-        const QString info = viewState_->pixelInfo(pixel, inside);
-        pixelInfo_->setText(cell.isEmpty() || info.isEmpty() ? info : info + QStringLiteral("  |  ") + cell);
+        QString info = viewState_->pixelInfo(pixel, inside);
+        // The work-group that handled the pixel, and the races marked on it.
+        for (const QString& more : {workGroupMap_->hoverText(viewState_->corruptionView()), raceList_->racesAt(pixel)})
+            if (!info.isEmpty() && !more.isEmpty())
+                info += QStringLiteral("  |  ") + more;
+        pixelInfo_->setText(info);
     });
     connectCorruptionLayers();
     connect(view_, &ImageView::zoomChanged, this, [this](double zoom) {

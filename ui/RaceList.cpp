@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QStringList>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -149,6 +150,20 @@ void RaceList::showOutcome(const RaceCheckOutcome& outcome)
                               .arg(outcome.top) +
                           writes);
     emit changed();
+}
+
+QString RaceList::racesAt(QPoint pixel) const
+{
+    QStringList found;
+    if (!markersShown())
+        return QString();
+    for (const RaceReport& race : races_)
+        for (const RacePlace& place : race.places)
+            if (place.x == pixel.x() && place.y == pixel.y())
+                found << QStringLiteral("race: %1 %2 %3 between %4")
+                             .arg(text(race.kernel), text(race.location), text(race.kind),
+                                  sidesText(place.first, place.second));
+    return found.join(QStringLiteral("; "));
 }
 
 std::vector<RaceMarker> RaceList::markers() const

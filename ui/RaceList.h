@@ -35,6 +35,9 @@ public:
     bool markersShown() const;
     // Oclgrind's --uniform-writes: write-write races of the same value too.
     bool uniformWrites() const;
+    // The races marked at image pixel `pixel`, in one line for the status
+    // bar (empty: none, or the markers hidden).
+    QString racesAt(QPoint pixel) const;
 
 public slots:
     void showOutcome(const rgx::ui::RaceCheckOutcome& outcome);

@@ -123,6 +123,10 @@ void CorruptionLayersTest::raceMarkersSitOnThePixelsTheBoxMeanRaceTouches()
     QCOMPARE(list->markers().size(), expected.size());
     QVERIFY(marked == expected);
     QCOMPARE(list->tree()->topLevelItem(0)->childCount(), int(expected.size()));
+    // The status bar's line for a marked pixel names the race; for others nothing.
+    QVERIFY2(list->racesAt(QPoint(part.left + 3, part.top + 5)).startsWith(QStringLiteral("race: box_mean_async box_mean.cl:")),
+             qPrintable(list->racesAt(QPoint(part.left + 3, part.top + 5))));
+    QVERIFY(list->racesAt(QPoint(part.left - 1, part.top)).isEmpty());
 
     // Drawn on the picture (and so in its exports) around the part, nowhere else.
     const QImage with = window_->currentPicture();
