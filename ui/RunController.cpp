@@ -657,8 +657,8 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
 {
     raceChecking_ = false;
     emit stateChanged();
-    if (!running_)
     emit racesChecked(outcome);
+    if (!running_)
         emit statusChanged(QStringLiteral("Ready"));
     if (!outcome.error.isEmpty()) {
         lastRaceReport_ = QStringLiteral("race check failed: %1").arg(outcome.error);
@@ -680,7 +680,7 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
     if (lines.isEmpty())
         lines << QStringLiteral("races: none");
     lastRaceReport_ = lines.join(QLatin1Char('\n'));
-    const QString heading = QStringLiteral("Race check #%1 of %2 on %3 (%4 s):")
+    const QString heading = QStringLiteral("Race check #%1 of %2 on %3%4 (%5 s):")
                                 .arg(outcome.id)
                                 .arg(outcome.variantText, part,
                                      outcome.uniformWrites ? QStringLiteral(", same-value writes included") : QString())
