@@ -1,6 +1,7 @@
 // main of rgx, the explorer: parses the command line, opens the main window
 // and, when asked, an image, seeds, a session, a device and a variant.
 #include "LabPanel.h"
+#include "LessonTour.h"
 #include "MainWindow.h"
 #include "PlaybackPanel.h"
 #include "RaceList.h"
@@ -12,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -92,8 +94,16 @@ int main(int argc, char* argv[])
                                    QStringLiteral("After the run, show iteration K in playback; first-difference: the "
                                                   "first iteration that differs from the CPU reference (with --show-differences)."),
                                    QStringLiteral("K"));
+    const QCommandLineOption lesson(QStringLiteral("lesson"),
+                                    QStringLiteral("Start the tour of a lesson (Help > Lessons): async-copies, "
+                                                   "collectives, device-enqueue, vload8 or residency."),
+                                    QStringLiteral("NAME"));
+    const QCommandLineOption lessonStep(QStringLiteral("lesson-step"),
+                                        QStringLiteral("With --lesson: go on to step N (from 1) as each step is "
+                                                       "ready; the screenshot waits for step N."),
+                                        QStringLiteral("N"));
     parser.addOptions({seedsFile, device, variant, sample, run, differences, compare, chart, screenshot, lab, fresh,
-                       checkRaces, hover, frame});
+                       checkRaces, hover, frame, lesson, lessonStep});
     parser.process(app);
 
     rgx::ui::MainWindowOptions options;
@@ -198,7 +208,21 @@ int main(int argc, char* argv[])
     };
     QObject::connect(&window, &rgx::ui::MainWindow::runFinished, &window, [&] { afterRun(true); });
     QObject::connect(&window, &rgx::ui::MainWindow::runFailed, &window, [&] { afterRun(false); });
-    if (parser.isSet(lab)) {
+    if (parser.isSet(lesson)) {
+        // Each step is ready when its runs are in; the next starts after it.
+        rgx::ui::LessonTour* tour = window.lessonTour();
+        const int lastStep = std::max(1, parser.isSet(lessonStep) ? parser.value(lessonStep).toInt() : 1) - 1;
+        QObject::connect(tour, &rgx::ui::LessonTour::stepReady, &window, [&, tour, lastStep](int step) {
+            if (step < lastStep && step + 1 < int(tour->lesson()->steps.size()))
+                QTimer::singleShot(0, tour, &rgx::ui::LessonTour::next);
+            else if (!screenshotPath.isEmpty())
+                takeScreenshot();
+        });
+        if (!tour->start(parser.value(lesson))) {
+            std::fprintf(stderr, "--lesson: no lesson named %s\n", qPrintable(parser.value(lesson)));
+            return 2;
+        }
+    } else if (parser.isSet(lab)) {
         // The lab waits for the device list (it runs on the chosen device);
         // the screenshot, if any, waits for the lab.
         window.showLab();

@@ -100,6 +100,7 @@ LabPanel::LabPanel(QWidget* parent) : QWidget(parent)
 void LabPanel::attachEngine(QObject* engineWorker) { residency_->attachEngine(engineWorker); }
 
 void LabPanel::showResidencyLab() { tabs_->setCurrentWidget(residency_); }
+void LabPanel::showBinarySearchLab() { tabs_->setCurrentIndex(0); }
 
 void LabPanel::setDevice(const DeviceInfo* device)
 {

@@ -39,6 +39,7 @@ public:
     ResidencyLabPanel* residencyLab() const { return residency_; }
     void attachEngine(QObject* engineWorker);
     void showResidencyLab();
+    void showBinarySearchLab();
 
 signals:
     void runRequested(quint64 size, quint64 keys, rgx::Driver driver);

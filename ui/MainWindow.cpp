@@ -7,6 +7,7 @@
 #include "DevicePanel.h"
 #include "ImageView.h"
 #include "LabPanel.h"
+#include "LessonTour.h"
 #include "LogPanel.h"
 #include "ParametersCommand.h"
 #include "ParametersPanel.h"
@@ -14,6 +15,7 @@
 #include "SeedTableModel.h"
 #include "Session.h"
 #include "TimingPanel.h"
+#include "TourCard.h"
 #include "VolumeView.h"
 #include "RaceList.h"
 #include "WorkGroupMap.h"
@@ -288,6 +290,11 @@ void MainWindow::createDocks()
     auto* parametersDock = addDock("parametersDock", QStringLiteral("Parameters"), scrollable(parameters_), Qt::LeftDockWidgetArea);
     // Tabs, so that each panel gets the full height and nothing needs scrolling.
     tabifyDockWidget(devicesDock, parametersDock);
+    // A lesson's card (Help > Lessons), a tab beside them at full height; hidden until a tour starts.
+    tourCard_ = new TourCard;
+    lessonDock_ = addDock("lessonDock", QStringLiteral("Lesson"), scrollable(tourCard_), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(parametersDock, lessonDock_);
+    lessonDock_->hide();
     devicesDock->raise();
 
     auto* seedsWidget = new QWidget;
@@ -531,6 +538,11 @@ void MainWindow::createMenus()
     needsResult_ << play << forward << back << first << last;
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QMenu* lessons = help->addMenu(QStringLiteral("&Lessons"));
+    lessons->setObjectName(QStringLiteral("lessonsMenu"));
+    lessonTour_ = new LessonTour(this, tourCard_, lessonDock_);
+    lessonTour_->fillMenu(lessons);
+    help->addSeparator();
     help->addAction(QStringLiteral("&Mouse and Keys"), this, [this] {
         QMessageBox::information(this, QStringLiteral("Mouse and keys"),
                                  QStringLiteral("Click on the image: add a seed.\n"

@@ -26,12 +26,14 @@ namespace rgx::ui {
 
 class DevicePanel;
 class LabPanel;
+class LessonTour;
 class ImageView;
 class LogPanel;
 class ParametersPanel;
 class PlaybackPanel;
 class RaceList;
 class SeedTableModel;
+class TourCard;
 class VolumeView;
 class WorkGroupMap;
 class WorkGroupMapPanel;
@@ -118,6 +120,9 @@ public:
     RaceList* raceList() const { return raceList_; }
     WorkGroupMap* workGroupMap() const { return workGroupMap_; }
     WorkGroupMapPanel* workGroupMapPanel() const { return workGroupMapPanel_; }
+    // Help > Lessons: the tour of a seed lesson and its card.
+    LessonTour* lessonTour() const { return lessonTour_; }
+    TourCard* tourCard() const { return tourCard_; }
     // Raises the binary-search lab tab.
     void showLab();
     // Raises the dock of the work-group map and the race list.
@@ -187,6 +192,9 @@ private:
     WorkGroupMapPanel* workGroupMapPanel_ = nullptr;
     RaceList* raceList_ = nullptr;
     QDockWidget* racesDock_ = nullptr;
+    TourCard* tourCard_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    LessonTour* lessonTour_ = nullptr;
     SeedTableModel* seedModel_ = nullptr;
     QTableView* seedTable_ = nullptr;
     QLabel* pixelInfo_ = nullptr;
