@@ -244,7 +244,9 @@ Lesson vload8()
         "<p>The density postfilter counts each window's pixels of its region as A4 + A1 \u2212 A2 \u2212 A3 from "
         "an integral image. <code>vload8-expr</code> loads eight counts from each corner in one expression: "
         "<b>four 8-wide vectors alive at once</b>.</p><p>The Timings dock's Kernels tab lists every kernel of "
-        "the run with its work-group limit, private and local memory, registers and spills.</p>");
+        "the run with its work-group limit, private and local memory, registers and spills; the density "
+        "program holds all three variants' kernels, <code>density_vload8_expr</code>, "
+        "<code>density_vload8_serial</code> and <code>density_scalar</code>, so they stand side by side.</p>");
     expression.variant = variant;
     expression.prefilter = QStringLiteral("none");
     expression.postfilter = QStringLiteral("density:5:10:vload8-expr");
@@ -257,8 +259,9 @@ Lesson vload8()
     serial.text = QStringLiteral(
         "<p>The first run is kept. <code>vload8-serial</code> serialises the same four loads with the comma "
         "operator into one accumulator, so that <b>fewer vectors are alive at once</b>: fewer registers, and on "
-        "a GPU short of them, fewer spills to memory.</p><p>The Kernels tab puts "
-        "<code>object_density_filter</code> of both runs one above the other.</p>");
+        "a GPU short of them, fewer spills to memory.</p><p>The Kernels tab now lists the density kernels "
+        "of both runs: on NVIDIA compare the Registers and Spill columns of <code>density_vload8_expr</code> "
+        "and <code>density_vload8_serial</code>.</p>");
     serial.keepRunFirst = true;
     serial.postfilter = QStringLiteral("density:5:10:vload8-serial");
     serial.run = true;
