@@ -40,6 +40,10 @@ shoot work-group-map.png --sample coins --show-differences --run --hover 250,170
 # the race touches (the tile rows at its halo), a pixel of the list selected.
 shoot race-markers.png --sample coins --show-differences --run --check-races \
     --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier
+# One lesson end to end (Help > Lessons > Missing Barrier between Async
+# Copies): the tour's fourth step, the race check done, playback at iteration
+# 40 with the tiles drawn and the card beside the image.
+shoot lesson-async-copies.png --lesson async-copies --lesson-step 4
 # Host-sync against host-batched: kernel totals and idle gaps, and the timeline.
 shoot timing-host-sync-vs-host-batched.png --sample astronaut --run --chart per-kernel \
     --variant driver=host-sync,frontier=queue,collectives=atomics \

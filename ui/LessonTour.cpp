@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
+#include <QTextDocumentFragment>
 #include <algorithm>
 
 namespace rgx::ui {
@@ -320,6 +321,11 @@ QString LessonTour::runSummary() const
                            .arg(window_->runs()->resultRequest().id)
                            .arg(text(window_->runs()->resultRequest().variant.shortText()))
                            .arg(result->iterations);
+        const PipelineParams& params = window_->runs()->resultRequest().params;
+        if (params.prefilter.kind != PrefilterSpec::Kind::None)
+            line += QStringLiteral(", prefilter %1").arg(text(prefilterText(params.prefilter)));
+        if (params.postfilter.enabled)
+            line += QStringLiteral(", postfilter %1").arg(text(postfilterText(params.postfilter)));
         if (const auto diff = window_->diff()) {
             line += diff->differingPixels == 0
                         ? QStringLiteral("; 0 pixels differ from the CPU reference")
@@ -334,10 +340,20 @@ QString LessonTour::runSummary() const
     }
     if (step.checkRaces)
         lines << QStringLiteral("Race check: %1 marker(s) on the image.").arg(window_->raceList()->markers().size());
-    if (step.panel == LessonPanel::ResidencyLab)
-        lines << window_->labPanel()->residencyLab()->resultText().section(QLatin1Char('\n'), 0, 1);
-    if (step.panel == LessonPanel::BinarySearchLab)
-        lines << window_->labPanel()->resultText().section(QLatin1Char('\n'), 0, 0);
+    // The labs' results are rich text: their first line, and the roll call's verdict.
+    auto plainLines = [](const QString& html) {
+        return QTextDocumentFragment::fromHtml(html).toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    };
+    if (step.panel == LessonPanel::ResidencyLab) {
+        for (const QString& line : plainLines(window_->labPanel()->residencyLab()->resultText()))
+            if (line.startsWith(QStringLiteral("Resident")) || line.contains(QStringLiteral("verdict")))
+                lines << line;
+    }
+    if (step.panel == LessonPanel::BinarySearchLab) {
+        const QStringList lab = plainLines(window_->labPanel()->resultText());
+        if (!lab.isEmpty())
+            lines << lab.first();
+    }
     return lines.join(QLatin1Char('\n'));
 }
 
