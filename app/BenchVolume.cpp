@@ -127,6 +127,17 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
         if (best->speedupOverReference)
             out << "; " << versus(*best->speedupOverReference, "the CPU reference");
         out << "\n";
+        if (!best->kernels.empty()) {
+            out << "  where its last click's device time went:";
+            const char* separator = " ";
+            for (const KernelTotal& total : best->kernels) {
+                out << separator << total.kernel << " " << milliseconds(double(total.totalNs) / 1e6) << " ms";
+                if (total.launches > 1)
+                    out << " in " << total.launches;
+                separator = ", ";
+            }
+            out << "\n";
+        }
         if (volumeCase.targetMs && result.size == 512)
             out << "  issue 27 target at 512^3: at most " << milliseconds(*volumeCase.targetMs) << " ms: "
                 << (best->residentMs.median <= *volumeCase.targetMs ? "met" : "MISSED") << "\n";
@@ -166,6 +177,13 @@ QJsonObject caseJson(const VolumeCaseResult& result)
             object["firstClickMs"] = run.firstClickMs;
             object["residentHostMs"] = spreadJson(run.residentMs);
             object["kernelMs"] = spreadJson(run.kernelMs);
+            QJsonArray kernels;
+            for (const KernelTotal& total : run.kernels)
+                kernels.append(QJsonObject{{"stage", QString::fromStdString(total.stage)},
+                                           {"kernel", QString::fromStdString(total.kernel)},
+                                           {"launches", total.launches},
+                                           {"ms", double(total.totalNs) / 1e6}});
+            object["kernels"] = kernels;
             object["iterations"] = double(run.iterations);
             object["classifiedVoxels"] = double(run.classified);
             object["check"] = checkJson(run.check);

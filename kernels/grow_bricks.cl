@@ -2,121 +2,232 @@
 // label follows from its luma (one region, mode range or competitive): the
 // 2D tiles of grow_tiles.cl become bricks of 8 x 8 x 8 voxels. A round
 // visits the bricks queued for it; a work-group takes a brick with a
-// one-voxel halo into local memory and relaxes its stamps to the fixed point
-// stamp(p) = 1 + min over the neighbours q of stamp(q), over the voxels
-// whose luma lies in [lowest, highest]; the seed keeps 0. Relaxation in any
-// order ends at the breadth-first distances from the seed, so the stamps
-// are exactly SPEC's iterations. A brick writes the voxels it improved and
-// queues each neighbouring brick one of them touches (by the connectivity)
-// for the next round; the run ends when a round queues none. Another
-// brick's halo may change while this one reads it: the one that changed it
-// queues this brick again, so a stale read only costs a round.
+// one-voxel halo into local memory and lowers its stamps towards the fixed
+// point stamp(p) = 1 + min over the neighbours q of stamp(q), over the
+// voxels whose luma lies in [lowest, highest]; the seed keeps 0. Lowering
+// in any order ends at the breadth-first distances from the seed, so the
+// stamps are exactly SPEC's iterations. A brick writes the voxels it improved and
+// queues each neighbouring brick where one of them can lower a stamp (the
+// halo it read holds more than its stamp + 1) for the next round; the run
+// ends when a round queues none. Another brick's halo may change while
+// this one reads it: the one that changed it queues this brick again, so a
+// stale read only costs a round.
 //
-// Stamps: the voxels' maps as region_growing.cl has them (slices stacked,
-// `height` rows of slices of `slice_height` rows). The lists, marks and
-// counters are fusion=tiles' (GrowState::tileLists, tileMark, counters
-// RGX_COUNTER_TILES + round % 3).
+// Inside a brick the stamps are lowered level by level on bit masks (the 2D
+// tile step's RGX_TILE_BITS, in 3D): work-item t of 64 holds row t of the
+// brick (8 voxels along x at one y and z) as bits: the voxels open to the
+// region, those reached so far, and their stamps in registers. A voxel
+// enters at its entry level: its stamp, or one more than the least stamp
+// of its neighbours in the halo (read once, from local memory). Level L
+// publishes each row's reached voxels; a voxel is reached at L where it
+// enters at L or a neighbouring row's bits, spread by one along x where the
+// connectivity steps along x, meet it open. A level costs one barrier of
+// two warps and a few word operations a row, where the Jacobi step of
+// every voxel it replaced cost two barriers of sixteen warps and 26 reads
+// of local memory (docs/PERFORMANCE.md, "Volumes").
 #include "grow_common.h"
 
 #define BRICK 8
-#define BRICK_VOXELS (BRICK * BRICK * BRICK)
 #define HALO (BRICK + 2)
 #define HALO_WORDS (HALO * HALO * HALO)
+#define GROUP (BRICK * BRICK)     // a work-item per row of the brick
 
-__kernel __attribute__((reqd_work_group_size(BRICK_VOXELS, 1, 1)))
+inline uint along_x(uint bits) { return (bits | (bits << 1) | (bits >> 1)) & 0xFFu; }
+
+// The voxels of the row at `at` (rows padded by an empty one on every side,
+// HALO x HALO) with a reached neighbour in `rows`, by the connectivity.
+inline uint reachable(__local const uchar* rows, uint own, int at, int connectivity)
+{
+    const uint yl = rows[at - 1], yh = rows[at + 1];
+    const uint bits = ((own << 1) | (own >> 1)) & 0xFFu;
+    if (connectivity == 4)
+        return bits | yl | yh;
+    if (connectivity == 8)
+        return bits | along_x(yl | yh);
+    const uint zl = rows[at - HALO], zh = rows[at + HALO];
+    if (connectivity == 6)
+        return bits | yl | yh | zl | zh;
+    const uint edges = rows[at - 1 - HALO] | rows[at + 1 - HALO] | rows[at - 1 + HALO] | rows[at + 1 + HALO];
+    if (connectivity == 18)
+        return bits | along_x(yl | yh | zl | zh) | edges;
+    return bits | along_x(yl | yh | zl | zh | edges);
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
 void grow_bricks(const uint round, const int width, const int height, const int slice_height,
                  __global const ushort* luma, __global ushort* labels, __global uint* stamps,
                  const uint lowest, const uint highest, const int connectivity, const uint first_brick,
                  __global uint* lists, volatile __global uint* marks, volatile __global uint* counters,
                  const uint brick_count)
 {
-    __local uint now[HALO_WORDS];
-    __local uint changed[3]; // per relaxation step, in turn (see below)
-    __local uint reach;      // bit o: the neighbouring brick at offset o of 3 x 3 x 3 must look again
+    __local uint halo[HALO_WORDS];    // the padded brick's stamps as read
+    __local uchar rows[2][HALO * HALO]; // level L's reached bits in rows[L % 2], the padding empty
+    __local uint changed[3];          // level L reached a voxel or has more to come: changed[L % 3]
+    __local uint first_entry;
+    __local uint reach;               // bit o: the neighbouring brick at offset o of 3 x 3 x 3 must look again
+    __local uint wrote;               // a voxel's stamp was lowered
     const int depth = height / slice_height;
     const uint bricks_x = ((uint)width + BRICK - 1) / BRICK;
     const uint bricks_y = ((uint)slice_height + BRICK - 1) / BRICK;
-    const uint lid = get_local_id(0);
-    const int lx = (int)(lid % BRICK), ly = (int)(lid / BRICK % BRICK), lz = (int)(lid / (BRICK * BRICK));
-    const uint at = (uint)(lx + 1) + HALO * ((uint)(ly + 1) + HALO * (uint)(lz + 1));
+    const int t = (int)get_local_id(0);
+    const int ry = t % BRICK + 1, rz = t / BRICK + 1; // this row in the padded brick
+    const int at = ry + HALO * rz;
     // Round 1 grows the seed's brick; later rounds the bricks queued for them.
     const uint count = round == 1 ? 1u : counters[RGX_COUNTER_TILES + round % 3];
     if (get_global_id(0) == 0)
         counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0; // for round + 1 to fill
     __global const uint* list_in = lists + (round % 2) * brick_count;
     __global uint* list_out = lists + ((round + 1) % 2) * brick_count;
+    for (int i = t; i < 2 * HALO * HALO; i += GROUP)
+        rows[i / (HALO * HALO)][i % (HALO * HALO)] = 0;
 
-    for (uint i = get_group_id(0); i < count; i += get_num_groups(0)) {
-        const uint brick = round == 1 ? first_brick : list_in[i];
+    for (uint b = get_group_id(0); b < count; b += get_num_groups(0)) {
+        const uint brick = round == 1 ? first_brick : list_in[b];
         const int bx = (int)(brick % bricks_x), by = (int)(brick / bricks_x % bricks_y);
         const int bz = (int)(brick / (bricks_x * bricks_y));
-        for (uint w = lid; w < HALO_WORDS; w += BRICK_VOXELS) {
-            const int x = bx * BRICK + (int)(w % HALO) - 1;
-            const int y = by * BRICK + (int)(w / HALO % HALO) - 1;
-            const int z = bz * BRICK + (int)(w / (HALO * HALO)) - 1;
-            const bool inside = x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height && z < depth;
-            now[w] = inside ? stamps[((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x] : UNCLASSIFIED;
+        // Every load issued before the first is waited for: a brick's
+        // visit is mostly this latency when few bricks are queued.
+        uint loaded[(HALO_WORDS + GROUP - 1) / GROUP];
+#pragma unroll
+        for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k) {
+            const int w = t + k * GROUP;
+            const int x = bx * BRICK + w % HALO - 1;
+            const int y = by * BRICK + w / HALO % HALO - 1;
+            const int z = bz * BRICK + w / (HALO * HALO) - 1;
+            const bool inside = w < HALO_WORDS && x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height && z < depth;
+            loaded[k] = inside ? stamps[((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x] : UNCLASSIFIED;
         }
-        if (lid < 3)
-            changed[lid] = 0;
-        if (lid == 0)
+        const int y = by * BRICK + ry - 1, z = bz * BRICK + rz - 1;
+        const bool row_in_volume = y < slice_height && z < depth;
+        const uint row_start = ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)(bx * BRICK);
+        uint value[BRICK];
+#pragma unroll
+        for (int i = 0; i < BRICK; ++i)
+            value[i] = row_in_volume && bx * BRICK + i < width ? luma[row_start + (uint)i] : 0xFFFFFFFFu;
+#pragma unroll
+        for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k)
+            if (t + k * GROUP < HALO_WORDS)
+                halo[t + k * GROUP] = loaded[k];
+        if (t == 0) {
+            first_entry = UNCLASSIFIED;
             reach = 0;
+            wrote = 0;
+        }
+        if (t < 3)
+            changed[t] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        const int x = bx * BRICK + lx, y = by * BRICK + ly, z = bz * BRICK + lz;
-        const bool inside = x < width && y < slice_height && z < depth;
-        const uint p = inside ? ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x : 0;
-        const uint value = inside ? luma[p] : 0;
-        const bool open = inside && value >= lowest && value <= highest;
-        const uint before = now[at];
-        uint mine = before;
-        // Jacobi steps: everyone reads, a barrier, the improved write, a
-        // barrier. Step s raises changed[s % 3] and clears changed[(s + 1) % 3]
-        // for the next step, whose last reader finished two barriers ago.
-        for (uint step = 0;; ++step) {
-            uint best = mine;
-            for (int d = 0; open && d < neighbour_end(connectivity); ++d) {
-                if (!neighbour_in_use(d, connectivity))
-                    continue;
-                const uint s = now[(uint)((int)at + neighbour_dx[d] +
-                                          HALO * (neighbour_dy[d] + HALO * neighbour_dz[d]))];
-                if (s != UNCLASSIFIED && s + 1 < best)
-                    best = s + 1;
+        // This row: the voxels open to the region, and each one's entry
+        // level (its stamp, or one more than its least neighbour in the halo).
+        const bool face_row = ry == 1 || ry == BRICK || rz == 1 || rz == BRICK;
+        uint open = 0, entry[BRICK], s[BRICK], low = UNCLASSIFIED;
+#pragma unroll
+        for (int i = 0; i < BRICK; ++i) {
+            const int px = i + 1; // in the padded brick
+            s[i] = UNCLASSIFIED;
+            entry[i] = UNCLASSIFIED;
+            if (value[i] < lowest || value[i] > highest) // outside the volume too
+                continue;
+            open |= 1u << i;
+            uint e = halo[at * HALO + px];
+            if (face_row || i == 0 || i == BRICK - 1) {
+                for (int d = 0; d < neighbour_end(connectivity); ++d) {
+                    if (!neighbour_in_use(d, connectivity))
+                        continue;
+                    const int nx = px + neighbour_dx[d], ny = ry + neighbour_dy[d], nz = rz + neighbour_dz[d];
+                    if (nx == 0 || nx == HALO - 1 || ny == 0 || ny == HALO - 1 || nz == 0 || nz == HALO - 1) {
+                        const uint h = halo[(nz * HALO + ny) * HALO + nx];
+                        if (h != UNCLASSIFIED)
+                            e = min(e, h + 1);
+                    }
+                }
             }
-            if (lid == 0)
-                changed[(step + 1) % 3] = 0;
+            entry[i] = e;
+            low = min(low, e);
+        }
+        atomic_min(&first_entry, low);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint first_level = first_entry;
+
+        // Level by level from the first entry: a level reaches the voxels
+        // that enter at it and the open ones next to voxels reached before
+        // it. It stops after a level that reached none with none to enter.
+        uint own = 0;
+        uint pending = 0;
+        uint level = first_level;
+#pragma unroll
+        for (int i = 0; i < BRICK; ++i)
+            pending |= (entry[i] != UNCLASSIFIED ? 1u : 0u) << i;
+        for (; first_level != UNCLASSIFIED; ++level) {
+            rows[level % 2][at] = (uchar)own;
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (best < mine) {
-                mine = best;
-                now[at] = best;
-                atomic_or(&changed[step % 3], 1u);
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (changed[step % 3] == 0)
+            if (t == 0)
+                changed[(level + 1) % 3] = 0; // its last readers were at level - 2
+            if (level > first_level && changed[(level - 1) % 3] == 0)
                 break;
+            uint fresh = reachable(rows[level % 2], own, at, connectivity) & open & ~own;
+            if (pending != 0) {
+#pragma unroll
+                for (int i = 0; i < BRICK; ++i)
+                    fresh |= (entry[i] == level ? 1u : 0u) << i;
+                fresh &= ~own;
+            }
+            if (fresh != 0) {
+#pragma unroll
+                for (int i = 0; i < BRICK; ++i)
+                    if ((fresh >> i) & 1u)
+                        s[i] = level;
+                own |= fresh;
+            }
+            pending &= ~own;
+            if ((fresh | pending) != 0)
+                atomic_or(&changed[level % 3], 1u);
         }
 
-        if (mine < before) {
-            stamps[p] = mine;
-            labels[p] = 1;
-            // The bricks beyond the faces, edges or corners this voxel touches.
-            uint bits = 0;
+        // The voxels improved, written; the neighbouring bricks whose halo
+        // voxels they can lower, queued.
+        uint bits = 0;
+        bool lowered = false;
+#pragma unroll
+        for (int i = 0; i < BRICK; ++i) {
+            const int px = i + 1;
+            if (s[i] >= halo[at * HALO + px])
+                continue;
+            stamps[row_start + (uint)i] = s[i];
+            labels[row_start + (uint)i] = 1;
+            lowered = true;
+            if (!face_row && i != 0 && i != BRICK - 1)
+                continue;
             for (int d = 0; d < neighbour_end(connectivity); ++d) {
                 if (!neighbour_in_use(d, connectivity))
                     continue;
-                const int nx = lx + neighbour_dx[d], ny = ly + neighbour_dy[d], nz = lz + neighbour_dz[d];
-                const int ox = nx < 0 ? -1 : nx >= BRICK ? 1 : 0;
-                const int oy = ny < 0 ? -1 : ny >= BRICK ? 1 : 0;
-                const int oz = nz < 0 ? -1 : nz >= BRICK ? 1 : 0;
-                if (ox != 0 || oy != 0 || oz != 0)
+                const int nx = px + neighbour_dx[d], ny = ry + neighbour_dy[d], nz = rz + neighbour_dz[d];
+                const int ox = nx == 0 ? -1 : nx == HALO - 1 ? 1 : 0;
+                const int oy = ny == 0 ? -1 : ny == HALO - 1 ? 1 : 0;
+                const int oz = nz == 0 ? -1 : nz == HALO - 1 ? 1 : 0;
+                if ((ox != 0 || oy != 0 || oz != 0) && halo[(nz * HALO + ny) * HALO + nx] > s[i] + 1)
                     bits |= 1u << (uint)((ox + 1) + 3 * ((oy + 1) + 3 * (oz + 1)));
             }
-            if (bits != 0)
-                atomic_or(&reach, bits);
         }
+        if (bits != 0)
+            atomic_or(&reach, bits);
+        if (lowered)
+            atomic_or(&wrote, 1u);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < 27 && (reach & (1u << lid)) != 0) {
-            const int nx = bx + (int)(lid % 3) - 1, ny = by + (int)(lid / 3 % 3) - 1, nz = bz + (int)(lid / 9) - 1;
+        // The rows the run touched, slices stacked: summarize reads only those.
+        if (t == 0 && wrote != 0) {
+            const uint x0 = (uint)(bx * BRICK), y0 = (uint)(bz * BRICK * slice_height + by * BRICK);
+            const uint x1 = (uint)min(bx * BRICK + BRICK, width) - 1;
+            const uint y1 = (uint)(min(bz * BRICK + BRICK, depth) - 1) * (uint)slice_height +
+                            (uint)min(by * BRICK + BRICK, slice_height) - 1;
+            volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
+            atomic_min(&touched[0], x0);
+            atomic_min(&touched[1], y0);
+            atomic_max(&touched[2], x1);
+            atomic_max(&touched[3], y1);
+        }
+        if (t < 27 && (reach & (1u << t)) != 0) {
+            const int nx = bx + t % 3 - 1, ny = by + t / 3 % 3 - 1, nz = bz + t / 9 - 1;
             if (nx >= 0 && ny >= 0 && nz >= 0 && nx < (int)bricks_x && ny < (int)bricks_y &&
                 nz * BRICK < depth) {
                 const uint next = ((uint)nz * bricks_y + (uint)ny) * bricks_x + (uint)nx;

@@ -423,6 +423,9 @@ VolumeVariantRun VolumeBench::runVariant(const std::shared_ptr<const LumaImage>&
             run.classified += region.count;
         run.residentMs = spreadOf(hostMs);
         run.kernelMs = spreadOf(kernelMs);
+        run.kernels = kernelTotals(last->timings);
+        std::stable_sort(run.kernels.begin(), run.kernels.end(),
+                         [](const KernelTotal& a, const KernelTotal& b) { return a.totalNs > b.totalNs; });
     } catch (const InputError& error) {
         run.skipped = error.what(); // does not fit: the bench goes on
     } catch (const std::exception& error) {

@@ -97,6 +97,7 @@ struct VolumeVariantRun {
     double firstClickMs = 0;         // a new session: the volume uploaded, the buffers made
     Spread residentMs;               // request to maps in host memory
     Spread kernelMs;                 // the profiling events' kernel time of those clicks
+    std::vector<KernelTotal> kernels; // the last resident click's time per kernel and transfer, largest first
     uint32_t iterations = 0;
     uint64_t classified = 0;         // voxels
     Check check;                     // the first click and the last resident one, the worse of the two

@@ -138,9 +138,11 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
     try {
         const GrowState::RunStart start = state.prepareRun(variant, tiles, seeds.size());
         // Bricks place the seed as the levels do; 2D tiles place their own.
+        // Tiles and bricks widen the touched box as they go; the levels
+        // may touch any pixel.
         const bool bricks = tiles && depth_ > 1;
         PixelBox touched;
-        if (!tiles || bricks)
+        if (!tiles)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         grow::startRun(run, start, touched);
         grow::placeSeeds(run, tiles && !bricks, seedLuma);

@@ -1,6 +1,6 @@
 // fusion=tiles on a volume whose labels follow from the luma (one region,
 // mode range or competitive): rounds of 8 x 8 x 8 bricks relaxed to the
-// breadth-first distances in local memory (kernels/grow_bricks.cl), one
+// breadth-first distances level by level on bit masks (kernels/grow_bricks.cl), one
 // launch per round, the counters read after a batch of rounds as
 // driver=host-batched does. Rounds are not iterations: a brick settles many
 // levels in one, and may be visited again when a shorter path reaches it.
@@ -52,8 +52,10 @@ public:
         bricks.setArg(a++, state.counters);
         bricks.setArg(a++, cl_uint(state.tileCount()));
 
-        const size_t groupSize = size_t(growBrickSide) * growBrickSide * growBrickSide;
-        const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 4 : 1));
+        // A work-item per row of the brick (64); on a GPU enough groups for
+        // every one of its multiprocessors to keep 32 bricks going.
+        const size_t groupSize = size_t(growBrickSide) * growBrickSide;
+        const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 16 : 1));
         uint32_t round = 1;
         uint32_t batch = 4;
         for (;;) {
