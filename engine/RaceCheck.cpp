@@ -5,6 +5,7 @@
 #include "Export.h"
 
 #include <QImage>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
@@ -338,7 +339,7 @@ std::vector<RaceReport> parseOclgrindReport(const std::string& output, const Rac
 }
 
 std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
-                                   const QString& cliPath, bool uniformWrites)
+                                   const QString& cliPath, bool uniformWrites, const std::atomic<bool>* stop)
 {
     const QString oclgrind = QStandardPaths::findExecutable(QStringLiteral("oclgrind"));
     if (oclgrind.isEmpty())
@@ -379,9 +380,22 @@ std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vecto
     process.start(oclgrind, arguments);
     if (!process.waitForStarted(10000))
         throw OpenClError("--check-races could not start Oclgrind: " + process.errorString().toStdString());
-    if (!process.waitForFinished(600000)) {
-        process.kill();
-        throw OpenClError("--check-races: Oclgrind did not finish within 10 minutes");
+    // In steps, so that a caller that goes away (the explorer closing) stops it.
+    QElapsedTimer clock;
+    clock.start();
+    while (!process.waitForFinished(100)) {
+        if (process.state() == QProcess::NotRunning)
+            break;
+        if (stop && stop->load()) {
+            process.kill();
+            process.waitForFinished(5000);
+            throw OpenClError("--check-races: stopped before Oclgrind finished");
+        }
+        if (clock.elapsed() > 600000) {
+            process.kill();
+            process.waitForFinished(5000);
+            throw OpenClError("--check-races: Oclgrind did not finish within 10 minutes");
+        }
     }
     const std::string output = process.readAll().toStdString();
     const QString logPath = qEnvironmentVariable("RGX_RACE_LOG");

@@ -9,6 +9,7 @@
 #include "Seeds.h"
 #include <QString>
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,10 @@ std::string raceCheckBuildLines(const std::vector<KernelReport>& kernels);
 // Oclgrind's own output is written to the file RGX_RACE_LOG names, where
 // set. uniformWrites: Oclgrind's --uniform-writes, which reports
 // write-write races of the same value too (left out by default). Throws
-// OpenClError when Oclgrind is missing or fails.
+// OpenClError when Oclgrind is missing or fails, or when `stop` (where
+// given) becomes true before it finished (Oclgrind is killed then).
 std::vector<RaceReport> checkRaces(const RaceCheckInput& input, const std::vector<std::string>& segmentOptions,
-                                   const QString& cliPath, bool uniformWrites = false);
+                                   const QString& cliPath, bool uniformWrites = false,
+                                   const std::atomic<bool>* stop = nullptr);
 
 } // namespace rgx

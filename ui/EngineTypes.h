@@ -106,12 +106,14 @@ struct RaceCheckRequest {
     QString variantText;
     QString cliPath;                         // the rgx-cli executable
     bool uniformWrites = false;              // Oclgrind --uniform-writes: same-value write-write races too
+    bool automatic = false;                  // started by the corruption view, not asked for
 };
 
 struct RaceCheckOutcome {
     quint64 id = 0;
     QString variantText;
     bool uniformWrites = false;                   // same-value write-write races were reported too
+    bool automatic = false;                       // started by the corruption view
     int left = 0, top = 0, width = 0, height = 0; // the part of the image checked
     size_t seedCount = 0;                         // seeds inside that part
     std::vector<RaceReport> races;

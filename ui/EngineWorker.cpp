@@ -4,7 +4,6 @@
 
 #include "Errors.h"
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QMetaObject>
 
 namespace rgx::ui {
@@ -316,33 +315,6 @@ void EngineWorker::computeReference(const RunRequest& request, GrowResultPtr aga
     }
 }
 
-void EngineWorker::checkRaces(const RaceCheckRequest& request)
-{
-    emit raceCheckStarted(request.id);
-    QElapsedTimer clock;
-    clock.start();
-    RaceCheckOutcome outcome;
-    outcome.id = request.id;
-    outcome.variantText = request.variantText;
-    outcome.uniformWrites = request.uniformWrites;
-    try {
-        const RaceCheckInput cut = cutDownForRaceCheck(*request.image, request.seeds);
-        outcome.left = cut.left;
-        outcome.top = cut.top;
-        outcome.width = cut.image.width;
-        outcome.height = cut.image.height;
-        outcome.seedCount = cut.seeds.size();
-        if (!QFileInfo(request.cliPath).isExecutable())
-            throw InputError("the race check runs rgx-cli under Oclgrind, but there is no rgx-cli at " +
-                             request.cliPath.toStdString() + " (build the rgx-cli target beside rgx)");
-        outcome.races = rgx::checkRaces(cut, request.segmentOptions, request.cliPath, request.uniformWrites);
-    } catch (const std::exception& error) {
-        outcome.error = QString::fromUtf8(error.what());
-    }
-    outcome.seconds = double(clock.elapsed()) / 1000.0;
-    emit raceCheckFinished(outcome);
-}
-
 void EngineWorker::runLab(const LabRequest& request)
 {
     LabOutcome outcome;
@@ -410,13 +382,6 @@ void EngineThread::requestReference(const RunRequest& request, GrowResultPtr aga
     QMetaObject::invokeMethod(
         worker_, [worker, request, against] { worker->computeReference(request, against); },
         Qt::QueuedConnection);
-}
-
-void EngineThread::checkRaces(const RaceCheckRequest& request)
-{
-    EngineWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, request] { worker->checkRaces(request); }, Qt::QueuedConnection);
 }
 
 void EngineThread::runLab(const LabRequest& request)

@@ -50,9 +50,6 @@ public:
     void listDevices(const QString& preferredSpec);
     void run(const rgx::ui::RunRequest& request);
     void computeReference(const rgx::ui::RunRequest& request, rgx::GrowResultPtr against);
-    // Runs rgx-cli under Oclgrind and waits for it (up to minutes): blocks
-    // this thread, never the GUI's.
-    void checkRaces(const rgx::ui::RaceCheckRequest& request);
     void runLab(const rgx::ui::LabRequest& request);
     const std::shared_ptr<EngineMemoryReturns>& memoryReturns() const { return memoryReturns_; }
 
@@ -70,8 +67,6 @@ signals:
     void referenceReady(quint64 runId, rgx::GrowResultPtr reference,
                         std::shared_ptr<const rgx::ResultDiff> diff);
     void message(const QString& text);
-    void raceCheckStarted(quint64 id);
-    void raceCheckFinished(const rgx::ui::RaceCheckOutcome& outcome);
     void labFinished(const rgx::ui::LabOutcome& outcome);
 
 private:
@@ -113,7 +108,6 @@ public:
     void submit(const RunRequest& request);
     void cancel();
     void requestReference(const RunRequest& request, GrowResultPtr against);
-    void checkRaces(const RaceCheckRequest& request);
     void runLab(const LabRequest& request);
 
 private:

@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 #include <algorithm>
 #include <utility>
 
@@ -100,9 +101,11 @@ void RunController::connectEngine()
     connect(worker, &EngineWorker::runFailed, this, &RunController::onRunFailed);
     connect(worker, &EngineWorker::referenceReady, this, &RunController::onReferenceReady);
     connect(worker, &EngineWorker::message, log(), &LogPanel::info);
-    connect(worker, &EngineWorker::raceCheckStarted, this,
-            [this] { emit statusChanged(QStringLiteral("Checking for races under Oclgrind...")); });
-    connect(worker, &EngineWorker::raceCheckFinished, this, &RunController::onRaceCheckFinished);
+    connect(raceChecks_.worker(), &RaceCheckWorker::started, this, [this] {
+        if (!running_)
+            emit statusChanged(QStringLiteral("Checking for races under Oclgrind..."));
+    });
+    connect(raceChecks_.worker(), &RaceCheckWorker::finished, this, &RunController::onRaceCheckFinished);
     connect(worker, &EngineWorker::labFinished, this, &RunController::onLabFinished);
 }
 
@@ -385,6 +388,7 @@ void RunController::onRunFinished(const RunOutcome& outcome)
                            .arg(outcome.request.id)
                            .arg(result_->iterations));
     requestReferenceIfNeeded();
+    checkRacesOfShownRun();
     if (lastEdit_.runId == outcome.request.id)
         lastEdit_.afterOverlayMs = double(steadyNs() - panelsNs) / 1e6;
     emit stateChanged();
@@ -579,6 +583,7 @@ void RunController::setWantsReference(bool on)
 {
     wantsReference_ = on;
     requestReferenceIfNeeded();
+    checkRacesOfShownRun();
 }
 
 void RunController::requestReferenceIfNeeded()
@@ -633,24 +638,49 @@ void RunController::checkRaces()
                            .arg(cli));
         return;
     }
-    const GrowVariant variant = panels_.devices->variant();
+    RunRequest checked;
+    checked.image = document_->luma();
+    checked.seeds = document_->seeds();
+    checked.params = panels_.parameters->params();
+    checked.variant = panels_.devices->variant();
+    startRaceCheck(checked, false);
+}
+
+void RunController::startRaceCheck(const RunRequest& checked, bool automatic)
+{
     RaceCheckRequest request;
     request.id = ++nextRaceCheckId_;
-    request.image = document_->luma();
-    request.seeds = document_->seeds();
-    request.segmentOptions = segmentOptionsFor(panels_.parameters->params(), variant);
-    request.variantText = text(variant.text());
-    request.cliPath = cli;
+    request.image = checked.image;
+    request.seeds = checked.seeds;
+    request.segmentOptions = segmentOptionsFor(checked.params, checked.variant);
+    request.variantText = text(checked.variant.text());
+    request.cliPath = cliPath();
     request.uniformWrites = raceCheckUniformWrites_;
+    request.automatic = automatic;
     raceChecking_ = true;
-    engine_.checkRaces(request);
-    log()->info(QStringLiteral("Race check #%1: %2 under Oclgrind (this can take a minute)...")
+    raceChecks_.check(request);
+    log()->info(QStringLiteral("Race check #%1%2: %3 under Oclgrind (this can take a minute)...")
                     .arg(request.id)
+                    .arg(automatic ? QStringLiteral(" (the corruption view's)") : QString())
                     .arg(request.variantText));
     panels_.devices->setRaceCheckStatus(QStringLiteral("Checking %1 under Oclgrind...").arg(request.variantText));
-    if (!running_)
-        emit statusChanged(QStringLiteral("Race check queued..."));
     emit stateChanged();
+}
+
+void RunController::checkRacesOfShownRun()
+{
+    if (!wantsReference_ || !result_ || !resultRequest_.variant.wrongOnPurpose() || raceChecking_ ||
+        !resultRequest_.image || resultRequest_.image->isVolume())
+        return;
+    const std::string key = resultRequest_.variant.text() + '\n' + inputsKey(resultRequest_);
+    if (key == autoCheckedKey_)
+        return;
+    // Without Oclgrind or rgx-cli the menu's check says why; this one stays quiet.
+    if (QStandardPaths::findExecutable(QStringLiteral("oclgrind")).isEmpty() ||
+        !QFileInfo(cliPath()).isExecutable())
+        return;
+    autoCheckedKey_ = key;
+    startRaceCheck(resultRequest_, true);
 }
 
 void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
@@ -663,7 +693,10 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
     if (!outcome.error.isEmpty()) {
         lastRaceReport_ = QStringLiteral("race check failed: %1").arg(outcome.error);
         panels_.devices->setRaceCheckStatus(QStringLiteral("The last check could not run (see the log)."));
-        notices_->warn(QStringLiteral("Check for races"),
+        if (outcome.automatic)
+            log()->warning(QStringLiteral("Race check #%1 could not run: %2").arg(outcome.id).arg(outcome.error));
+        else
+            notices_->warn(QStringLiteral("Check for races"),
                        QStringLiteral("Race check #%1 could not run: %2").arg(outcome.id).arg(outcome.error));
         emit raceCheckFinished(lastRaceReport_);
         return;
@@ -696,7 +729,8 @@ void RunController::onRaceCheckFinished(const RaceCheckOutcome& outcome)
                                 ? QStringLiteral("races: none")
                                 : QStringLiteral("%1 race(s) found").arg(outcome.races.size());
     panels_.devices->setRaceCheckStatus(QStringLiteral("%1 (%2, checked on %3)").arg(summary, outcome.variantText, part));
-    notices_->show(QStringLiteral("Race check"), QStringLiteral("%1\n\n%2").arg(heading, lastRaceReport_), QString(),
+    if (!outcome.automatic)
+        notices_->show(QStringLiteral("Race check"), QStringLiteral("%1\n\n%2").arg(heading, lastRaceReport_), QString(),
                    outcome.races.empty() ? QMessageBox::Information : QMessageBox::Warning);
     emit raceCheckFinished(lastRaceReport_);
 }

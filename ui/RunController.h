@@ -7,6 +7,7 @@
 #pragma once
 
 #include "EngineWorker.h"
+#include "RaceCheckWorker.h"
 #include <QObject>
 #include <QPoint>
 #include <QTimer>
@@ -150,6 +151,7 @@ private:
     Notices* notices_;
     Options options_;
     EngineThread engine_;
+    RaceCheckThread raceChecks_; // Oclgrind on a thread of its own: runs go on meanwhile
 
     bool devicesReady_ = false;
     bool running_ = false;
@@ -195,6 +197,14 @@ private:
     bool raceCheckUniformWrites_ = false;
     quint64 nextRaceCheckId_ = 0;
     QString lastRaceReport_;
+    // The race check of `request`'s variant, seeds and parameters on the
+    // document's image; automatic: started by the corruption view (no notice).
+    void startRaceCheck(const RunRequest& request, bool automatic);
+    // The corruption view of a wrong-on-purpose run checks its races by
+    // itself, once per variant, image, seeds and parameters (where Oclgrind
+    // is installed), so that the markers appear without being asked for.
+    void checkRacesOfShownRun();
+    std::string autoCheckedKey_;
     quint64 nextLabId_ = 0;
 };
 

@@ -44,6 +44,8 @@ private slots:
     void theWorkGroupMapAppearsByItselfInTheCorruptionViewOfAWrongOnPurposeSweep();
     void theWorkGroupMapOfACorrectVariantIsDrawnOnlyWhenTurnedOn();
     void theCorrectSweepHasNoRaceEvenWithSameValueWrites();
+    void theCorruptionViewChecksAWrongOnPurposeRunsRacesByItself();
+    void runsGoOnWhileARaceCheckRuns();
 
 private:
     bool runAndWait();
@@ -250,6 +252,53 @@ void CorruptionLayersTest::theCorrectSweepHasNoRaceEvenWithSameValueWrites()
     QVERIFY(list->markers().empty());
     QVERIFY2(list->findChild<QLabel*>(QStringLiteral("raceSummary"))->text().contains(QStringLiteral("Same-value writes included")),
              qPrintable(list->findChild<QLabel*>(QStringLiteral("raceSummary"))->text()));
+}
+
+
+void CorruptionLayersTest::theCorruptionViewChecksAWrongOnPurposeRunsRacesByItself()
+{
+    // A correct variant under the corruption view: nothing to check.
+    openCoinsWithVariant("driver=host-batched,frontier=sweep,collectives=atomics,tile=async");
+    window_->setCorruptionView(true);
+    QVERIFY(!window_->isCheckingRaces());
+    window_->setCorruptionView(false);
+
+    // The same run without its barrier: the view checks it by itself, once.
+    QVERIFY(window_->setVariantText(
+        QStringLiteral("driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier")));
+    QVERIFY2(runAndWait(), qPrintable(window_->lastNotice()));
+    QVERIFY(!window_->isCheckingRaces());
+    QSignalSpy finished(window_.get(), &MainWindow::raceCheckFinished);
+    const QString noticeBefore = window_->lastNotice();
+    window_->setCorruptionView(true);
+    QVERIFY(window_->isCheckingRaces());
+    QVERIFY2(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 300000), "no race check answered");
+    QVERIFY2(window_->lastRaceReport().contains(QStringLiteral("race: grow_sweep")), qPrintable(window_->lastRaceReport()));
+    QVERIFY(!window_->raceList()->markers().empty());
+    QCOMPARE(window_->lastNotice(), noticeBefore); // markers and the log, no message box
+    window_->setCorruptionView(false);
+    window_->setCorruptionView(true);
+    QVERIFY(!window_->isCheckingRaces()); // the same run, seeds and parameters: not again
+}
+
+void CorruptionLayersTest::runsGoOnWhileARaceCheckRuns()
+{
+    QVERIFY(window_->openImage(sample("coins.png")));
+    window_->seedSet()->replaceAll({Seed{100, 100}});
+    QVERIFY(window_->setVariantText(
+        QStringLiteral("driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier")));
+    QVERIFY2(runAndWait(), qPrintable(window_->lastNotice()));
+    QSignalSpy checked(window_.get(), &MainWindow::raceCheckFinished);
+    window_->checkRaces();
+    QVERIFY(window_->isCheckingRaces());
+    // Oclgrind takes seconds on the 32 x 32 part; a run of coins on PoCL
+    // goes on beside it, on the engine thread, and is done first.
+    window_->seedSet()->replaceAll({Seed{100, 100}, Seed{200, 150}});
+    QVERIFY2(runAndWait(), qPrintable(window_->lastNotice()));
+    QVERIFY(checked.isEmpty());
+    QVERIFY(window_->isCheckingRaces());
+    QVERIFY2(QTest::qWaitFor([&] { return !checked.isEmpty(); }, 300000), "no race check answered");
+    QVERIFY(window_->lastRaceReport().contains(QStringLiteral("race: grow_sweep")));
 }
 
 QTEST_MAIN(CorruptionLayersTest)
