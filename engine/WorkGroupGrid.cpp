@@ -6,6 +6,7 @@
 
 #include "Errors.h"
 #include "Variant.h"
+#include "stages/GrowState.h"
 #include "stages/StageVariants.h"
 
 #include <algorithm>
@@ -112,6 +113,17 @@ std::vector<WorkGroupGrid> growGrids(const GrowResult& result)
     } catch (const InputError&) {
         return {}; // the CPU reference
     }
+    if (launched(result, "grow", "grow_bricks")) {
+        WorkGroupGrid grid = byPlace("grow", "grow_bricks", growBrickSide, growBrickSide, 1, "brick");
+        grid.cellDepth = growBrickSide;
+        grid.haloFront = grid.haloBack = 1;
+        const std::string side = std::to_string(growBrickSide);
+        grid.description = "grow_bricks: " + side + " x " + side + " x " + side +
+                           " bricks, each grown by one work-group of " + std::to_string(growBrickSide * growBrickSide) +
+                           " at a time in local memory with its one-voxel halo; a brick that lowers a neighbour's "
+                           "halo queues it for the next round";
+        return {grid};
+    }
     if (launched(result, "grow", "grow_tiles")) {
         const KernelReport* report = reportOf(result, "grow_tiles");
         const long side = report ? buildOptionValue(report->options, "RGX_TILE_SIDE") : -1;
@@ -177,10 +189,71 @@ long buildOptionValue(const std::string& options, const std::string& name)
     return end == start ? -1 : value;
 }
 
+namespace {
+
+// Stacked rows first..last (clipped to the volume) as boxes of columns
+// x0..x1: one box per slice, slices of the same rows in one.
+std::vector<VoxelBox> stackedRowsAsBoxes(int first, int last, int x0, int x1, int sliceHeight, int depth)
+{
+    first = std::max(first, 0);
+    last = std::min(last, sliceHeight * depth - 1);
+    std::vector<VoxelBox> boxes;
+    if (first > last || x0 > x1)
+        return boxes;
+    for (int z = first / sliceHeight; z <= last / sliceHeight; ++z) {
+        const int y0 = std::max(first, z * sliceHeight) - z * sliceHeight;
+        const int y1 = std::min(last, z * sliceHeight + sliceHeight - 1) - z * sliceHeight;
+        if (!boxes.empty() && boxes.back().y0 == y0 && boxes.back().y1 == y1 && boxes.back().z1 == z - 1)
+            boxes.back().z1 = z;
+        else
+            boxes.push_back(VoxelBox{x0, y0, z, x1, y1, z});
+    }
+    return boxes;
+}
+
+} // namespace
+
+std::optional<VoxelCell> voxelCell(const WorkGroupGrid& grid, const Seed& voxel, int width, int height, int depth)
+{
+    if (!grid.byPlace || grid.cellWidth <= 0 || grid.cellHeight <= 0 || voxel.x < 0 || voxel.y < 0 || voxel.z < 0 ||
+        voxel.x >= width || voxel.y >= height || voxel.z >= depth)
+        return std::nullopt;
+    VoxelCell found;
+    found.index = grid.cellOf(voxel.x, voxel.y, voxel.z);
+    const int column0 = grid.x0 + found.index[0] * grid.cellWidth;
+    // The part the kernel ran on, in columns and (stacked) rows.
+    const int partLeft = std::max(grid.x0, 0);
+    const int partRight = grid.width > 0 ? std::min(grid.x0 + grid.width, width) - 1 : width - 1;
+    const int x0 = std::max(column0, partLeft), x1 = std::min(column0 + grid.cellWidth - 1, partRight);
+    const int haloX0 = std::max(x0 - grid.haloLeft, partLeft), haloX1 = std::min(x1 + grid.haloRight, partRight);
+    if (grid.cellDepth > 0) {
+        // Bricks: boxes in each slice's own rows.
+        const int y0 = found.index[1] * grid.cellHeight, z0 = found.index[2] * grid.cellDepth;
+        const VoxelBox cell{x0, y0, z0, x1, std::min(y0 + grid.cellHeight, height) - 1,
+                            std::min(z0 + grid.cellDepth, depth) - 1};
+        found.cell = {cell};
+        found.halo = {VoxelBox{haloX0, std::max(cell.y0 - grid.haloTop, 0), std::max(cell.z0 - grid.haloFront, 0),
+                               haloX1, std::min(cell.y1 + grid.haloBottom, height - 1),
+                               std::min(cell.z1 + grid.haloBack, depth - 1)}};
+        return found;
+    }
+    const int sliceHeight = grid.sliceHeight > 0 ? grid.sliceHeight : height;
+    const int rows = sliceHeight * depth;
+    const int row = grid.stackedRow(voxel.y, voxel.z);
+    if (!grid.covers(voxel.x, row) || row >= rows)
+        return std::nullopt;
+    const int partTop = std::max(grid.y0, 0);
+    const int partBottom = grid.height > 0 ? std::min(grid.y0 + grid.height, rows) - 1 : rows - 1;
+    const int row0 = grid.y0 + found.index[1] * grid.cellHeight;
+    const int first = std::max(row0, partTop), last = std::min(row0 + grid.cellHeight - 1, partBottom);
+    found.cell = stackedRowsAsBoxes(first, last, x0, x1, sliceHeight, depth);
+    found.halo = stackedRowsAsBoxes(std::max(first - grid.haloTop, partTop), std::min(last + grid.haloBottom, partBottom),
+                                    haloX0, haloX1, sliceHeight, depth);
+    return found;
+}
+
 std::vector<WorkGroupGrid> workGroupGrids(const GrowResult& result, const PipelineParams& params)
 {
-    if (result.depth > 1)
-        return {};
     std::vector<WorkGroupGrid> grids;
     auto add = [&grids](std::vector<WorkGroupGrid> more) { grids.insert(grids.end(), more.begin(), more.end()); };
     if (params.prefilter.kind == PrefilterSpec::Kind::BoxMean)
@@ -198,6 +271,16 @@ std::vector<WorkGroupGrid> workGroupGrids(const GrowResult& result, const Pipeli
                                 std::to_string(grid.height) + " at " + std::to_string(grid.x0) + "," +
                                 std::to_string(grid.y0) + " around the seeds: its tiles start there)";
     }
+    if (result.depth > 1)
+        for (WorkGroupGrid& grid : growing)
+            if (grid.byPlace && grid.cellDepth == 0) {
+                // The level kernels see the slices stacked (kernels/grow_common.h, voxel_of).
+                grid.sliceHeight = result.height;
+                grid.description += " (on a volume the tiles lie over its slices stacked, voxel x, y, z as row z * " +
+                                    std::to_string(result.height) +
+                                    " + y, so a tile may span two slices; neighbours in the slices before and after "
+                                    "are read from global memory)";
+            }
     add(std::move(growing));
     if (params.postfilter.enabled)
         add(densityGrids(result, params.postfilter));

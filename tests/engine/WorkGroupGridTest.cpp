@@ -11,6 +11,7 @@
 #include "stages/GrowWindow.h"
 #include "stages/StageSupport.h"
 #include "stages/grow/GrowPrograms.h"
+#include "TestVolumes.h"
 
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -141,7 +142,7 @@ TEST(WorkGroupGrid, GaussianTilesCarryTheRadiusAsHalo)
     EXPECT_EQ(grid->haloBottom, 3);
 }
 
-TEST(WorkGroupGrid, TheCpuReferenceAndVolumesHaveNone)
+TEST(WorkGroupGrid, TheCpuReferenceHasNone)
 {
     const PipelineParams params;
     const GrowResultPtr reference = runReferencePipeline(coins(), coinSeeds, params);
@@ -149,6 +150,133 @@ TEST(WorkGroupGrid, TheCpuReferenceAndVolumesHaveNone)
     GrowResult volume = *reference;
     volume.depth = 3;
     EXPECT_TRUE(workGroupGrids(volume, params).empty());
+}
+
+// A volume's level kernels see its slices stacked (voxel (x, y, z) is row
+// z * sliceHeight + y: kernels/grow_common.h, voxel_of), and the sweep
+// launches its tiles over that image (grow::LevelSteps: a global size of
+// the width by all rows, rounded up to tiles, from the corner): a 16 x 16
+// tile over slices of 20 rows holds the last 4 rows of one slice and the
+// first 12 of the next, and copies the row before and the row after too.
+TEST(WorkGroupGrid, AVolumesVoxelLiesInTheTileOfItsRowInTheStackedSlices)
+{
+    WorkGroupGrid grid;
+    grid.byPlace = true;
+    grid.cellWidth = grid.cellHeight = 16;
+    grid.haloLeft = grid.haloTop = grid.haloRight = grid.haloBottom = 1;
+    grid.sliceHeight = 20;
+    const int width = 40, height = 20, depth = 4;
+    EXPECT_EQ(grid.cellOf(17, 5, 1), (std::array<int, 3>{1, 1, 0})); // row 25
+    const std::optional<VoxelCell> cell = voxelCell(grid, Seed{17, 5, 1}, width, height, depth);
+    ASSERT_TRUE(cell);
+    EXPECT_EQ(cell->index, (std::array<int, 3>{1, 1, 0}));
+    // Rows 16..31: slice 0's rows 16..19 and slice 1's rows 0..11.
+    ASSERT_EQ(cell->cell.size(), 2u);
+    EXPECT_EQ(cell->cell[0], (VoxelBox{16, 16, 0, 31, 19, 0}));
+    EXPECT_EQ(cell->cell[1], (VoxelBox{16, 0, 1, 31, 11, 1}));
+    // Its halo: rows 15..32, columns 15..32.
+    ASSERT_EQ(cell->halo.size(), 2u);
+    EXPECT_EQ(cell->halo[0], (VoxelBox{15, 15, 0, 32, 19, 0}));
+    EXPECT_EQ(cell->halo[1], (VoxelBox{15, 0, 1, 32, 12, 1}));
+    // Every voxel of the cell's boxes is in the cell, and its neighbours
+    // outside them are not.
+    for (const VoxelBox& box : cell->cell)
+        for (int z = box.z0; z <= box.z1; ++z)
+            for (int y = box.y0; y <= box.y1; ++y)
+                for (int x = box.x0; x <= box.x1; ++x)
+                    EXPECT_EQ(grid.cellOf(x, y, z), cell->index) << x << "," << y << "," << z;
+    EXPECT_NE(grid.cellOf(17, 15, 0), cell->index);
+    EXPECT_NE(grid.cellOf(17, 12, 1), cell->index);
+    // The last tile row is cut at the volume's end (80 rows: tiles 0..4),
+    // and the right column at its width.
+    const std::optional<VoxelCell> last = voxelCell(grid, Seed{39, 19, 3}, width, height, depth);
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->index, (std::array<int, 3>{2, 4, 0}));
+    ASSERT_EQ(last->cell.size(), 1u);
+    EXPECT_EQ(last->cell[0], (VoxelBox{32, 4, 3, 39, 19, 3}));
+    EXPECT_EQ(last->halo[0], (VoxelBox{31, 3, 3, 39, 19, 3}));
+    EXPECT_FALSE(voxelCell(grid, Seed{40, 0, 0}, width, height, depth));
+    EXPECT_FALSE(voxelCell(grid, Seed{0, 0, 4}, width, height, depth));
+    // A tile taller than a slice covers whole slices: one box.
+    grid.sliceHeight = 4;
+    const std::optional<VoxelCell> tall = voxelCell(grid, Seed{3, 2, 5}, 20, 4, 8);
+    ASSERT_TRUE(tall);
+    ASSERT_EQ(tall->cell.size(), 1u);
+    EXPECT_EQ(tall->cell[0], (VoxelBox{0, 0, 4, 15, 3, 7}));
+}
+
+TEST(WorkGroupGrid, AVolumesSweepTilesAreTheLaunchOverItsStackedSlicesOnPocl)
+{
+    ComputeDevice device(selectDevice("Portable Computing Language"));
+    const int width = 37, height = 21, depth = 9;
+    const LumaImage volume = test::randomVolume(width, height, depth, false, 5);
+    PipelineParams params;
+    params.grow.connectivity = 6;
+    const std::string text = "driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier";
+    const GrowResultPtr result =
+        runDevicePipeline(device, volume, test::randomVoxelSeeds(width, height, depth, 5, 5), params, parseVariant(text));
+    const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params);
+    ASSERT_EQ(grids.size(), 1u);
+    const WorkGroupGrid& grid = grids[0];
+    EXPECT_EQ(grid.kernel, "grow_sweep");
+    EXPECT_TRUE(grid.byPlace);
+    EXPECT_TRUE(grid.wrongOnPurpose);
+    EXPECT_EQ(grid.sliceHeight, height);
+    EXPECT_EQ(grid.cellDepth, 0);
+    const KernelReport* report = nullptr;
+    for (const KernelReport& kernel : result->kernels)
+        if (kernel.kernel == "grow_sweep")
+            report = &kernel;
+    ASSERT_NE(report, nullptr);
+    const int tileWidth = int(buildOptionValue(report->options, "RGX_TILE_W"));
+    const int tileHeight = int(buildOptionValue(report->options, "RGX_TILE_H"));
+    EXPECT_EQ(grid.cellWidth, tileWidth);
+    EXPECT_EQ(grid.cellHeight, tileHeight);
+    // The work-group of voxel (x, y, z) is the one whose global ids hold
+    // pixel (x, z * height + y) of the stacked image.
+    for (int z = 0; z < depth; ++z)
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; x += 5) {
+                const std::optional<VoxelCell> cell = voxelCell(grid, Seed{x, y, z}, width, height, depth);
+                ASSERT_TRUE(cell);
+                ASSERT_EQ(cell->index, (std::array<int, 3>{x / tileWidth, (z * height + y) / tileHeight, 0}))
+                    << x << "," << y << "," << z;
+                ASSERT_TRUE(std::any_of(cell->cell.begin(), cell->cell.end(),
+                                        [&](const VoxelBox& box) { return box.contains(x, y, z); }));
+            }
+}
+
+TEST(WorkGroupGrid, AVolumesBricksAreCellsOfEightCubedVoxels)
+{
+    ComputeDevice device(selectDevice("Portable Computing Language"));
+    const int width = 30, height = 20, depth = 12;
+    LumaImage volume;
+    volume.width = width;
+    volume.height = height;
+    volume.depth = depth;
+    volume.bitDepth = 8;
+    volume.luma.assign(size_t(width) * height * depth, 100);
+    PipelineParams params;
+    params.grow.connectivity = 6;
+    params.grow.mode = Mode::Range;
+    params.grow.lower = params.grow.upper = 5;
+    const GrowResultPtr result = runDevicePipeline(device, volume, {Seed{3, 4, 5}}, params, parseVariant("fusion=tiles"));
+    const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params);
+    ASSERT_EQ(grids.size(), 1u);
+    const WorkGroupGrid& grid = grids[0];
+    EXPECT_EQ(grid.kernel, "grow_bricks");
+    EXPECT_EQ(grid.cell, "brick");
+    EXPECT_FALSE(grid.wrongOnPurpose);
+    EXPECT_EQ(grid.cellWidth, 8);
+    EXPECT_EQ(grid.cellHeight, 8);
+    EXPECT_EQ(grid.cellDepth, 8);
+    EXPECT_EQ(grid.cellOf(9, 17, 3), (std::array<int, 3>{1, 2, 0}));
+    EXPECT_EQ(grid.cellOf(9, 7, 8), (std::array<int, 3>{1, 0, 1}));
+    const std::optional<VoxelCell> cell = voxelCell(grid, Seed{9, 17, 10}, width, height, depth);
+    ASSERT_TRUE(cell);
+    ASSERT_EQ(cell->cell.size(), 1u);
+    EXPECT_EQ(cell->cell[0], (VoxelBox{8, 16, 8, 15, 19, 11}));
+    EXPECT_EQ(cell->halo[0], (VoxelBox{7, 15, 7, 16, 19, 11}));
 }
 
 TEST(WorkGroupGrid, AFirstRunInAWindowLaysItsTilesFromTheWindowsCorner)
