@@ -314,6 +314,21 @@ ClickResultPtr DeviceSession::click(const std::vector<Seed>& seeds, const Pipeli
     return std::make_shared<const ClickResult>(std::move(result));
 }
 
+double DeviceSession::makeResident()
+{
+    const Clock::time_point start = Clock::now();
+    const LumaImage& image = *image_;
+    awaitBackground();
+    if (!state_)
+        state_ = makeState(device_, image);
+    TimingLog timings;
+    state_->setLuma(image.luma, prefilterText(PrefilterSpec{}), timings);
+    // One region's box maps of the whole image: two bytes a stamp.
+    state_->prepareReadBack(size_t(image.pixelCount()) * 2);
+    device_.queue().finish();
+    return millisecondsSince(start);
+}
+
 Footprint DeviceSession::footprint() const
 {
     if (released_.valid())

@@ -56,6 +56,13 @@ public:
     ClickResultPtr click(const std::vector<Seed>& seeds, const PipelineParams& params,
                          const GrowVariant& variant, const RunControl& control = {});
 
+    // Makes the session resident before its first click: the luma uploaded,
+    // the host memory for a click's box maps made and touched (pinned on a
+    // GPU), so that the first click costs what later ones do. For a viewer
+    // that opens an image and waits for a click; a prefilter's output is
+    // made by the first click that asks for it. Returns what it took, in
+    // milliseconds. Throws OpenClError.
+    double makeResident();
     // Device memory and pinned host memory the session holds now.
     Footprint footprint() const;
 

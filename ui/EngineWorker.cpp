@@ -374,7 +374,27 @@ void EngineThread::submit(const RunRequest& request)
         worker_, [worker, request] { worker->run(request); }, Qt::QueuedConnection);
 }
 
+void EngineWorker::makeResident(const std::string& deviceId, std::shared_ptr<const LumaImage> image)
+{
+    // A click that comes meanwhile waits for this: it would make the same session.
+    try {
+        const double milliseconds = sessionFor(deviceId, image).makeResident();
+        emit message(QStringLiteral("The image is on the device, ready for a click (%1 ms)").arg(milliseconds, 0, 'f', 0));
+        emit sessionResident(milliseconds);
+    } catch (const std::exception& error) {
+        // The first click makes the session again, and says what fails.
+        emit message(QStringLiteral("The image could not be made resident ahead: %1").arg(QString::fromUtf8(error.what())));
+    }
+}
+
 void EngineThread::cancel() { worker_->cancel(); }
+
+void EngineThread::makeResident(const std::string& deviceId, std::shared_ptr<const LumaImage> image)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, deviceId, image] { worker->makeResident(deviceId, image); }, Qt::QueuedConnection);
+}
 
 void EngineThread::requestReference(const RunRequest& request, GrowResultPtr against)
 {

@@ -50,6 +50,9 @@ public:
     void listDevices(const QString& preferredSpec);
     void run(const rgx::ui::RunRequest& request);
     void computeReference(const rgx::ui::RunRequest& request, rgx::GrowResultPtr against);
+    // The session of this image on this device made resident before its
+    // first click (DeviceSession::makeResident); answers sessionResident.
+    void makeResident(const std::string& deviceId, std::shared_ptr<const rgx::LumaImage> image);
     void runLab(const rgx::ui::LabRequest& request);
     const std::shared_ptr<EngineMemoryReturns>& memoryReturns() const { return memoryReturns_; }
 
@@ -67,6 +70,7 @@ signals:
     void referenceReady(quint64 runId, rgx::GrowResultPtr reference,
                         std::shared_ptr<const rgx::ResultDiff> diff);
     void message(const QString& text);
+    void sessionResident(double milliseconds);
     void labFinished(const rgx::ui::LabOutcome& outcome);
 
 private:
@@ -108,6 +112,7 @@ public:
     void submit(const RunRequest& request);
     void cancel();
     void requestReference(const RunRequest& request, GrowResultPtr against);
+    void makeResident(const std::string& deviceId, std::shared_ptr<const LumaImage> image);
     void runLab(const LabRequest& request);
 
 private:

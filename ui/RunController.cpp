@@ -101,6 +101,7 @@ void RunController::connectEngine()
     connect(worker, &EngineWorker::runFailed, this, &RunController::onRunFailed);
     connect(worker, &EngineWorker::referenceReady, this, &RunController::onReferenceReady);
     connect(worker, &EngineWorker::message, log(), &LogPanel::info);
+    connect(worker, &EngineWorker::sessionResident, this, &RunController::volumeResident);
     connect(raceChecks_.worker(), &RaceCheckWorker::started, this, [this] {
         if (!running_)
             emit statusChanged(QStringLiteral("Checking for races under Oclgrind..."));
@@ -146,6 +147,7 @@ void RunController::onDevicesListed(const DeviceList& list)
                         .arg(text(device.id()), text(device.name), text(device.type), text(device.openClCVersion)));
     emit stateChanged();
     emit devicesListed();
+    makeVolumeResident(); // a volume opened before the list came
     if (pendingRun_ && devicesReady_) {
         pendingRun_ = false;
         runNow();
@@ -665,6 +667,18 @@ void RunController::startRaceCheck(const RunRequest& checked, bool automatic)
                     .arg(request.variantText));
     panels_.devices->setRaceCheckStatus(QStringLiteral("Checking %1 under Oclgrind...").arg(request.variantText));
     emit stateChanged();
+}
+
+void RunController::imageOpened() { makeVolumeResident(); }
+
+void RunController::makeVolumeResident()
+{
+    if (!devicesReady_ || !document_->hasImage() || !document_->isVolume())
+        return;
+    const std::string deviceId = panels_.devices->currentDeviceId();
+    if (deviceId.empty())
+        return;
+    engine_.makeResident(deviceId, document_->luma());
 }
 
 void RunController::checkRacesOfShownRun()

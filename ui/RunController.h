@@ -79,6 +79,8 @@ public:
     QString stale() const { return stale_; }
 
 public slots:
+    // A new image or volume in the document.
+    void imageOpened();
     void runNow();
     void cancelRun();
     void keepRun();
@@ -120,6 +122,8 @@ signals:
     // The race check's reports themselves, before raceCheckFinished.
     void racesChecked(const rgx::ui::RaceCheckOutcome& outcome);
     void raceCheckFinished(const QString& report);
+    // The opened volume is on the device (milliseconds it took).
+    void volumeResident(double milliseconds);
     void labFinished(bool succeeded);
     // The run status line of the status bar.
     void statusChanged(const QString& text);
@@ -204,6 +208,9 @@ private:
     // itself, once per variant, image, seeds and parameters (where Oclgrind
     // is installed), so that the markers appear without being asked for.
     void checkRacesOfShownRun();
+    // A volume just opened goes onto the chosen device before the first
+    // click (its upload and host memory take longer than a click).
+    void makeVolumeResident();
     std::string autoCheckedKey_;
     quint64 nextLabId_ = 0;
 };

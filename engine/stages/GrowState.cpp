@@ -217,6 +217,15 @@ void GrowState::prepareHostMemory(size_t bytes)
     });
 }
 
+void GrowState::prepareReadBack(size_t bytes)
+{
+    prepareHostMemory(bytes);
+    if (pinInBackground_ && bytes > pinnedAtOnceBytes && hostBlocks_.empty() && !pendingBlock_.valid()) {
+        pinnedWanted_ = bytes;
+        makeWantedBlock();
+    }
+}
+
 void GrowState::dropPreparedMemory()
 {
     if (preparedMemory_.valid() && preparedMemory_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)

@@ -118,6 +118,10 @@ public:
     // the H100's host about 0.46 ms per MiB in page faults (a 4096 x 4096
     // box: 22 ms), a read into touched memory 0.07.
     void prepareHostMemory(size_t bytes);
+    // Before any run (DeviceSession::makeResident): that memory, and on a
+    // GPU a pinned block of `bytes` made on another thread, so that the
+    // first two large read-backs find memory ready.
+    void prepareReadBack(size_t bytes);
     // That memory goes once its read is over and did not need it (waits
     // for nothing: memory still being touched goes at a later call).
     void dropPreparedMemory();

@@ -266,6 +266,34 @@ TEST(VolumeSession, ClicksOnAResidentVolumeEqualTheReference)
     }
 }
 
+// What the explorer does when a volume opens: the session made resident
+// before the first click, which then uploads nothing and is still exact.
+TEST(VolumeSession, AVolumeMadeResidentAheadUploadsNothingAtItsFirstClick)
+{
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        auto volume = std::make_shared<const LumaImage>(test::randomVolume(40, 30, 20, false, 5));
+        DeviceSession session(device, volume);
+        EXPECT_GE(session.makeResident(), 0.0) << info.name;
+        PipelineParams params;
+        params.grow.mode = Mode::Range;
+        params.grow.lower = 25;
+        params.grow.upper = 25;
+        params.grow.connectivity = 6;
+        for (const char* text : {"driver=host-batched,frontier=queue,collectives=local,fusion=tiles",
+                                 "driver=host-batched,frontier=queue,collectives=atomics"}) {
+            const std::vector<Seed> seeds = {{20, 15, 10}};
+            const ClickResultPtr clicked = session.click(seeds, params, parseVariant(text));
+            for (const TimingRecord& record : clicked->timings)
+                EXPECT_NE(record.kernel, "write:luma") << info.name << ", " << text;
+            EXPECT_EQ(compareResults(*runReferencePipeline(*volume, seeds, params), clicked->toGrowResult())
+                          .differingPixels,
+                      0u)
+                << info.name << ", " << text;
+        }
+    }
+}
+
 TEST(VolumeWrongOnPurpose, ALeftOutBarrierCorruptsAVolumeOnPocl)
 {
     const DeviceInfo info = selectDevice("Portable Computing Language");

@@ -14,7 +14,8 @@ set(number "[0-9]+(\\.[0-9]+)?")
 set(breakdown "edit breakdown \\(median ms\\): engine ${number}, result ${number}, overlay ${number}, paint ${number}, outside the engine -?${number}\n")
 set(voxels "${number}( [kM])? voxels")
 set(expected
-  "\nvolume 48\\^3 first click \\(background, ${voxels}; upload included\\)\n${breakdown}"
+  "\nvolume 48\\^3 resident before the first click: ${number} ms"
+  "\nvolume 48\\^3 first click \\(background, ${voxels}; the volume resident before it\\)\n${breakdown}"
   "\nvolume 48\\^3 click \\(background, ${voxels}\\)\n${breakdown}"
   "\nvolume 48\\^3 click \\(ball, ${voxels}\\)\n${breakdown}"
   "  also \\(median ms\\): click to request ${number} [^\n]* click to the new region on all three views ${number} \\(${number}\\.\\.${number}\\)"
