@@ -172,6 +172,7 @@ void MainWindow::connectParts()
         view_->setSeeds({});
         seedModel_->setImage(document_->luma());
         updateActions();
+        runs_->imageOpened();
     });
     connect(files_, &FileActions::titleChanged, this, &QWidget::setWindowTitle);
     connect(files_, &FileActions::runRequested, runs_, &RunController::runNow);
