@@ -234,6 +234,7 @@ void MainWindow::connectCorruptionLayers()
         auto layers = std::make_shared<PictureLayers>();
         layers->grid = workGroupMap_->shownGrid(viewState_->corruptionView());
         layers->hover = workGroupMap_->hover();
+        layers->hoverVoxel = workGroupMap_->hoverVoxel();
         layers->races = raceList_->markers();
         layers->selectedReport = raceList_->selectedReport();
         layers->selectedMarker = raceList_->selectedMarker();
@@ -674,8 +675,15 @@ void MainWindow::connectVolumeView()
     connect(volumeView_, &VolumeView::seedDragged, seedModel_, &SeedTableModel::setDraggedVoxel);
     connect(volumeView_, &VolumeView::seedDragFinished, seedModel_, &SeedTableModel::clearDragged);
     connect(volumeView_, &VolumeView::seedSelected, this, [this](int index) { seedTable_->selectRow(index); });
-    connect(volumeView_, &VolumeView::hoverVoxel, this,
-            [this](rgx::Seed voxel, bool inside) { pixelInfo_->setText(viewState_->voxelInfo(voxel, inside)); });
+    connect(volumeView_, &VolumeView::hoverVoxel, workGroupMap_, &WorkGroupMap::setHoverVoxel);
+    connect(volumeView_, &VolumeView::hoverVoxel, this, [this](rgx::Seed voxel, bool inside) {
+        QString info = viewState_->voxelInfo(voxel, inside);
+        // The work-group that handled the voxel, as for an image's pixel.
+        const QString cell = workGroupMap_->hoverText(viewState_->corruptionView());
+        if (!info.isEmpty() && !cell.isEmpty())
+            info += QStringLiteral("  |  ") + cell;
+        pixelInfo_->setText(info);
+    });
     connect(volumeView_, &VolumeView::zoomChanged, this, [this](double zoom) {
         zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100.0, 0, 'f', zoom < 0.1 ? 1 : 0));
     });

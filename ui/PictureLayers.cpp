@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QPen>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -139,6 +140,107 @@ void drawRaces(const PictureLayers& layers, const QRectF& source, QPainter& pain
     }
 }
 
+// ---- a volume's slices --------------------------------------------------------
+
+// Voxels a cell spans along voxel axis `axis`, for deciding whether its
+// borders and tint read on screen: a tile over the stacked slices spans
+// cellHeight rows of a slice, and (taller than a slice) several slices.
+int cellExtent(const WorkGroupGrid& grid, int axis)
+{
+    if (axis == 0)
+        return grid.cellWidth;
+    if (grid.cellDepth > 0)
+        return axis == 1 ? grid.cellHeight : grid.cellDepth;
+    const int sliceHeight = std::max(grid.sliceHeight, 1);
+    return axis == 1 ? std::min(grid.cellHeight, sliceHeight) : std::max(1, grid.cellHeight / sliceHeight);
+}
+
+// The voxel coordinate along `axis` (length `count`) under each output
+// column or row, through the slice pixel renderOverlayView samples there.
+std::vector<int> voxelCoordinates(int outCount, double start, double step, int count, bool reversed)
+{
+    std::vector<int> out = samples(outCount, start, step, count);
+    if (reversed)
+        for (int& value : out)
+            value = count - 1 - value;
+    return out;
+}
+
+void drawSliceCells(const WorkGroupGrid& grid, const SliceAxes& axes, int slice, VolumeSize size, const QRectF& source,
+                    QImage& out)
+{
+    const double stepX = source.width() / out.width(), stepY = source.height() / out.height();
+    const double acrossOnScreen = cellExtent(grid, axes.across) / stepX;
+    const double downOnScreen = cellExtent(grid, axes.down) / stepY;
+    const bool linesAcross = acrossOnScreen >= smallestLinedCell, linesDown = downOnScreen >= smallestLinedCell;
+    const bool tint = acrossOnScreen >= smallestTintedCell && downOnScreen >= smallestTintedCell;
+    if (!linesAcross && !linesDown && !tint)
+        return;
+    const std::vector<int> across =
+        voxelCoordinates(out.width(), source.left(), stepX, size.along(axes.across), axes.acrossReversed);
+    const std::vector<int> down =
+        voxelCoordinates(out.height(), source.top(), stepY, size.along(axes.down), axes.downReversed);
+    const int sliceHeight = grid.cellDepth > 0 ? size.height : std::max(grid.sliceHeight, 1);
+    constexpr int outside = std::numeric_limits<int>::min();
+    // The cells of the row above, to find the borders between rows.
+    std::vector<std::array<int, 3>> above(size_t(out.width())), current(size_t(out.width()));
+    for (int j = 0; j < out.height(); ++j) {
+        auto* line = reinterpret_cast<QRgb*>(out.scanLine(j));
+        for (int i = 0; i < out.width(); ++i) {
+            int voxel[3];
+            voxel[axes.through] = slice;
+            voxel[axes.across] = across[size_t(i)];
+            voxel[axes.down] = down[size_t(j)];
+            const int x = voxel[0], y = voxel[1], z = voxel[2];
+            // Voxels outside the part the kernel ran on keep their colour.
+            const bool covered = grid.cellDepth > 0 || grid.covers(x, z * sliceHeight + y);
+            std::array<int, 3>& cell = current[size_t(i)];
+            cell = covered ? grid.cellOf(x, y, z) : std::array<int, 3>{outside, 0, 0};
+            if (!covered)
+                continue;
+            if ((linesDown && j > 0 && above[size_t(i)] != cell) || (linesAcross && i > 0 && current[size_t(i - 1)] != cell)) {
+                line[i] = borderColour;
+                continue;
+            }
+            if (tint && ((cell[0] + cell[1] + cell[2]) & 1))
+                line[i] = tinted(line[i]);
+        }
+        std::swap(above, current);
+    }
+}
+
+// The slice pixels (a rectangle) where box `box` cuts slice `slice`, if it does.
+std::optional<QRect> boxOnSlice(const VoxelBox& box, const SliceAxes& axes, int slice, VolumeSize size)
+{
+    const int low[3] = {box.x0, box.y0, box.z0}, high[3] = {box.x1, box.y1, box.z1};
+    if (slice < low[axes.through] || slice > high[axes.through])
+        return std::nullopt;
+    auto range = [&](int axis, bool reversed) {
+        const int count = size.along(axis);
+        return reversed ? std::pair{count - 1 - high[axis], count - 1 - low[axis]} : std::pair{low[axis], high[axis]};
+    };
+    const auto [u0, u1] = range(axes.across, axes.acrossReversed);
+    const auto [v0, v1] = range(axes.down, axes.downReversed);
+    return QRect(QPoint(u0, v0), QPoint(u1, v1));
+}
+
+void drawSliceHover(const WorkGroupGrid& grid, Seed hover, const SliceAxes& axes, int slice, VolumeSize size,
+                    const QRectF& source, QPainter& painter, QSize out)
+{
+    const std::optional<VoxelCell> cell = voxelCell(grid, hover, size.width, size.height, size.depth);
+    if (!cell)
+        return;
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(haloOutline, 1.5, Qt::DashLine));
+    for (const VoxelBox& box : cell->halo)
+        if (const std::optional<QRect> rect = boxOnSlice(box, axes, slice, size))
+            painter.drawRect(onScreen(*rect, source, out));
+    painter.setPen(QPen(cellOutline, 2.0));
+    for (const VoxelBox& box : cell->cell)
+        if (const std::optional<QRect> rect = boxOnSlice(box, axes, slice, size))
+            painter.drawRect(onScreen(*rect, source, out));
+}
+
 } // namespace
 
 QRect gridArea(const WorkGroupGrid& grid, QSize imageSize)
@@ -174,6 +276,19 @@ void PictureLayers::draw(QSize imageSize, const QRectF& source, QImage& out) con
     if (grid && grid->byPlace)
         drawHover(*grid, hover, imageSize, source, painter, out.size());
     drawRaces(*this, source, painter, out.size());
+}
+
+void PictureLayers::drawOnSlice(const SliceAxes& axes, int slice, VolumeSize size, const QRectF& source,
+                                QImage& out) const
+{
+    if (!grid || !grid->byPlace || out.isNull() || source.isEmpty() || size.width <= 0)
+        return;
+    drawSliceCells(*grid, axes, slice, size, source, out);
+    if (hoverVoxel.x < 0)
+        return;
+    QPainter painter(&out);
+    painter.setRenderHint(QPainter::Antialiasing);
+    drawSliceHover(*grid, hoverVoxel, axes, slice, size, source, painter, out.size());
 }
 
 } // namespace rgx::ui

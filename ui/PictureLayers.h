@@ -2,9 +2,11 @@
 // work-group map (cells, and the halo of the cell under the cursor) and the
 // race check's markers. One immutable value per picture, drawn by the view's
 // renderer after the overlay, for the part shown at screen resolution, so
-// that exports of the picture carry them too.
+// that exports of the picture carry them too. A volume's slice views draw
+// the work-group map on their slices (races are checked on images only).
 #pragma once
 
+#include "VolumeSlice.h"
 #include "WorkGroupGrid.h"
 #include <QImage>
 #include <QPoint>
@@ -26,6 +28,7 @@ struct RaceMarker {
 struct PictureLayers {
     std::optional<WorkGroupGrid> grid; // the work-group map, where shown (by place only)
     QPoint hover{-1, -1};              // the pixel under the cursor: its cell and halo outlined
+    Seed hoverVoxel{-1, -1, -1};       // a volume's voxel under the cursor (on any of its views)
     std::vector<RaceMarker> races;
     int selectedReport = -1;           // its markers drawn highlighted
     int selectedMarker = -1;           // index into races: drawn larger, with a cross
@@ -34,6 +37,11 @@ struct PictureLayers {
     // Draws over `out`, which shows the image rectangle `source` (image
     // pixels) of an image of `imageSize`.
     void draw(QSize imageSize, const QRectF& source, QImage& out) const;
+    // Draws the work-group map over `out`, which shows the rectangle
+    // `source` (slice pixels) of slice `slice` of a volume of `size` seen on
+    // `axes`: each output pixel's voxel through voxelAt's mapping, so that
+    // the cells lie where the slice's voxels are, in any orientation.
+    void drawOnSlice(const SliceAxes& axes, int slice, VolumeSize size, const QRectF& source, QImage& out) const;
 };
 
 using PictureLayersPtr = std::shared_ptr<const PictureLayers>;

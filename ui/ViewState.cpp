@@ -218,6 +218,9 @@ void ViewState::showInView(GrowResultPtr result, const OverlayStyle& style, View
             && result_->filteredLuma->size() == document_->luma()->luma.size();
         if (filtered)
             frame.luma = result_->filteredLuma;
+        frame.over = pictureLayers_ ? pictureLayers_() : nullptr;
+        if (frame.over && !frame.over->grid)
+            frame.over.reset(); // no work-group map: the slices cost what they did without it
         volumeView_->showFrame(frame);
         return;
     }

@@ -406,6 +406,8 @@ void VolumeView::refreshPlane(Plane plane, bool newPicture)
     pane(plane).view->setRenderedPicture(sliceSize(axes(plane), size_), [this, plane](const QRectF& source, QImage& out) {
         const SliceContent& cut = content(plane);
         renderOverlayView(cut.grey, cut.result.get(), frame_.style, cut.layers(frame_.layers), source, out);
+        if (frame_.over)
+            frame_.over->drawOnSlice(axes(plane), slice(plane), size_, source, out);
     }, ++renderSerial_, newPicture);
 }
 
@@ -422,8 +424,10 @@ QImage VolumeView::slicePicture(Plane plane)
     const QSize size = sliceSize(axes(plane), size_);
     QImage picture(size, QImage::Format_RGB32);
     const SliceContent& cut = content(plane);
-    renderOverlayView(cut.grey, cut.result.get(), frame_.style, cut.layers(frame_.layers),
-                      QRectF(QPointF(0, 0), QSizeF(size)), picture);
+    const QRectF whole(QPointF(0, 0), QSizeF(size));
+    renderOverlayView(cut.grey, cut.result.get(), frame_.style, cut.layers(frame_.layers), whole, picture);
+    if (frame_.over)
+        frame_.over->drawOnSlice(axes(plane), slice(plane), size_, whole, picture);
     return picture;
 }
 

@@ -9,6 +9,7 @@
 
 #include "Image.h"
 #include "Overlay.h"
+#include "PictureLayers.h"
 #include "Result.h"
 #include "Seeds.h"
 #include "VolumeSlice.h"
@@ -48,6 +49,8 @@ public:
         // Drawn under the regions instead of the volume (its prefilter output); null: the volume.
         std::shared_ptr<const std::vector<uint16_t>> luma;
         std::shared_ptr<const void> keepAlive; // what the layers point into
+        // Drawn over each slice after the overlay: the work-group map (null: nothing).
+        PictureLayersPtr over;
     };
     void showFrame(const Frame& frame);
 

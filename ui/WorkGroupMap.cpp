@@ -4,11 +4,26 @@
 
 #include "PictureLayers.h"
 #include <QAction>
+#include <QStringList>
 
 namespace rgx::ui {
 namespace {
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
+
+QString span(int first, int last)
+{
+    return first == last ? QString::number(first) : QStringLiteral("%1..%2").arg(first).arg(last);
+}
+
+// A cell's or halo's voxels: "x 16..31, y 16..19, z 0 + x 16..31, y 0..11, z 1".
+QString boxesText(const std::vector<VoxelBox>& boxes)
+{
+    QStringList parts;
+    for (const VoxelBox& box : boxes)
+        parts << QStringLiteral("x %1, y %2, z %3").arg(span(box.x0, box.x1), span(box.y0, box.y1), span(box.z0, box.z1));
+    return parts.join(QStringLiteral(" + "));
+}
 
 } // namespace
 
@@ -33,9 +48,11 @@ void WorkGroupMap::showOutcome(const RunOutcome& outcome)
     grids_.clear();
     chosen_ = -1;
     imageSize_ = QSize();
-    if (outcome.result && outcome.result->depth == 1) {
+    depth_ = 1;
+    if (outcome.result) {
         const GrowResult& result = *outcome.result;
         imageSize_ = QSize(result.width, result.height);
+        depth_ = result.depth;
         grids_ = workGroupGrids(result, outcome.request.params);
         const bool prefilterRan = !grids_.empty() && grids_.front().stage == "prefilter";
         if (prefilterRan) {
@@ -79,6 +96,21 @@ std::optional<WorkGroupGrid> WorkGroupMap::shownGrid(bool corruptionView) const
     return std::nullopt;
 }
 
+void WorkGroupMap::setHoverVoxel(Seed voxel, bool inside)
+{
+    const Seed hover = inside ? voxel : Seed{-1, -1, -1};
+    if (hover == hoverVoxel_)
+        return;
+    const bool drawn = chosen_ >= 0 && grids_[size_t(chosen_)].byPlace;
+    const WorkGroupGrid* grid = drawn ? &grids_[size_t(chosen_)] : nullptr;
+    const bool sameCell = grid && hoverVoxel_.x >= 0 && hover.x >= 0 &&
+                          grid->cellOf(hover.x, hover.y, hover.z) ==
+                              grid->cellOf(hoverVoxel_.x, hoverVoxel_.y, hoverVoxel_.z);
+    hoverVoxel_ = hover;
+    if (drawn && !sameCell)
+        emit changed();
+}
+
 void WorkGroupMap::setHover(QPoint pixel, bool inside)
 {
     const QPoint hover = inside ? pixel : QPoint(-1, -1);
@@ -97,6 +129,17 @@ void WorkGroupMap::setHover(QPoint pixel, bool inside)
 QString WorkGroupMap::hoverText(bool corruptionView) const
 {
     const std::optional<WorkGroupGrid> grid = shownGrid(corruptionView);
+    if (grid && depth_ > 1) {
+        const std::optional<VoxelCell> cell =
+            voxelCell(*grid, hoverVoxel_, imageSize_.width(), imageSize_.height(), depth_);
+        if (!cell)
+            return QString();
+        const QString index = grid->cellDepth > 0
+            ? QStringLiteral("(%1,%2,%3)").arg(cell->index[0]).arg(cell->index[1]).arg(cell->index[2])
+            : QStringLiteral("(%1,%2)").arg(cell->index[0]).arg(cell->index[1]);
+        return QStringLiteral("%1 %2 of %3 holds %4; reads %5")
+            .arg(text(grid->cell), index, text(grid->kernel), boxesText(cell->cell), boxesText(cell->halo));
+    }
     if (!grid || !gridArea(*grid, imageSize_).contains(hover_))
         return QString();
     const QRect cell = cellRect(*grid, hover_, imageSize_);

@@ -1,6 +1,7 @@
 // The work-group map's state: the grids of the shown result's kernels
 // (engine/WorkGroupGrid.h), which one is drawn, whether it is drawn, and the
-// pixel under the cursor whose cell and halo are outlined. It is drawn when
+// pixel (a volume's voxel) under the cursor whose cell and halo are
+// outlined. It is drawn when
 // turned on, and by itself in the corruption view of a wrong-on-purpose run
 // whose cells are places (the grid of the kernel that ran wrong).
 #pragma once
@@ -32,8 +33,10 @@ public:
     // turns it on by itself for a wrong-on-purpose kernel's grid.
     std::optional<WorkGroupGrid> shownGrid(bool corruptionView) const;
     QPoint hover() const { return hover_; }
+    // A volume's voxel under the cursor, on any of its three views ((-1, -1, -1): none).
+    Seed hoverVoxel() const { return hoverVoxel_; }
     // One line for the status bar: the cell under the cursor and the pixels
-    // its work-group reads; empty where no grid is drawn.
+    // (a volume's: voxels) its work-group reads; empty where no grid is drawn.
     QString hoverText(bool corruptionView) const;
 
 public slots:
@@ -41,6 +44,7 @@ public slots:
     void showOutcome(const rgx::ui::RunOutcome& outcome);
     void choose(int index);
     void setHover(QPoint pixel, bool inside);
+    void setHoverVoxel(rgx::Seed voxel, bool inside);
 
 signals:
     // Something drawn changed: the picture must be drawn again.
@@ -54,6 +58,8 @@ private:
     int chosen_ = -1;
     QPoint hover_{-1, -1};
     QSize imageSize_;
+    int depth_ = 1; // a volume's slices (imageSize_: one slice)
+    Seed hoverVoxel_{-1, -1, -1};
     // The prefilter's grid outlives the run that made it: later runs reuse
     // its output (the same filteredLuma) without launching it again.
     std::optional<WorkGroupGrid> prefilterGrid_;

@@ -13,6 +13,7 @@
 #include "TimingPanel.h"
 #include "ViewState.h"
 #include "VolumeView.h"
+#include "WorkGroupMap.h"
 #include "io/Export.h"
 #include "io/VolumeFile.h"
 #include "reference/RegionGrowingReference.h"
@@ -105,6 +106,17 @@ GrowParams ballParams()
 
 bool isGrey(QRgb colour) { return qRed(colour) == qGreen(colour) && qGreen(colour) == qBlue(colour); }
 
+const QRgb cellBorder = qRgb(0, 215, 255); // PictureLayers.cpp's border colour
+
+int cellBorderPixels(const QImage& picture)
+{
+    int count = 0;
+    for (int y = 0; y < picture.height(); ++y)
+        for (int x = 0; x < picture.width(); ++x)
+            count += picture.pixel(x, y) == cellBorder ? 1 : 0;
+    return count;
+}
+
 } // namespace
 
 class VolumeViewTest : public QObject {
@@ -139,8 +151,13 @@ private slots:
     void theBrainTemplateSampleOpensInThreeViewsAndRunsItsSeed();
     void theCtSeriesSampleOpensInThreeViews();
     void theViewsNameThePatientsSidesAtTheirEdges();
+    void theWorkGroupMapOfAWrongOnPurposeSweepLiesOnEachSliceWhereTheGridSays();
+    void theWorkGroupMapOfACorrectVariantOnAVolumeIsDrawnOnlyWhenTurnedOn();
+    void theWorkGroupMapFollowsAnOrientedVolumesAxesOnEachView();
 
 private:
+    bool runBallWithVariant(const char* variant, std::shared_ptr<LumaImage> ball = nullptr);
+    void verifyCellBordersWhereTheGridSays(const WorkGroupGrid& grid) const;
     void openBall();
     void useTheBuildTreesSamples();
     QAction* sampleAction(const char* name) const;
@@ -1042,6 +1059,157 @@ void VolumeViewTest::theViewsNameThePatientsSidesAtTheirEdges()
     QVERIFY(window_->openVolume(QStringLiteral("oblique"), oriented));
     QCOMPARE(letters(Plane::Axial), QStringLiteral("R L A P"));
     QCOMPARE(window_->volumeView()->axes(Plane::Axial).across, 0);
+}
+
+// On each view's 1:1 picture, a cell border exactly where two neighbouring
+// pixels' voxels lie in different cells of `grid`, but between slices (a
+// pixel each here: no lines there).
+void VolumeViewTest::verifyCellBordersWhereTheGridSays(const WorkGroupGrid& grid) const
+{
+    VolumeView* volume = window_->volumeView();
+    for (Plane plane : allPlanes) {
+        const QImage picture = volume->slicePicture(plane);
+        const SliceAxes& axes = volume->axes(plane);
+        const auto cell = [&](int u, int v) {
+            const Seed voxel = volume->voxelAt(plane, QPoint(u, v));
+            return grid.cellOf(voxel.x, voxel.y, voxel.z);
+        };
+        int borders = 0;
+        for (int v = 0; v < picture.height(); ++v)
+            for (int u = 0; u < picture.width(); ++u) {
+                const bool border = (u > 0 && axes.across != 2 && cell(u - 1, v) != cell(u, v)) ||
+                                    (v > 0 && axes.down != 2 && cell(u, v - 1) != cell(u, v));
+                borders += border ? 1 : 0;
+                QVERIFY2((picture.pixel(u, v) == cellBorder) == border,
+                         qPrintable(QStringLiteral("%1 pixel %2,%3: border %4").arg(planeName(plane)).arg(u).arg(v).arg(border)));
+            }
+        QVERIFY2(borders > 0, qPrintable(planeName(plane)));
+    }
+}
+
+bool VolumeViewTest::runBallWithVariant(const char* variant, std::shared_ptr<LumaImage> ball)
+{
+    if (ball) {
+        volume_ = std::move(ball);
+        if (!window_->openVolume(QStringLiteral("oriented"), volume_))
+            return false;
+    } else {
+        openBall();
+    }
+    if (!window_->setVariantText(QString::fromLatin1(variant)))
+        return false;
+    window_->document()->addSeed(ballCentre);
+    if (!QTest::qWaitFor([&] { return !window_->isRunning(); }, 120000)) // the edit's live run first
+        return false;
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QSignalSpy failed(window_.get(), &MainWindow::runFailed);
+    window_->runNow();
+    return QTest::qWaitFor([&] { return finished.count() + failed.count() > 0; }, 120000) && failed.isEmpty();
+}
+
+// Issue 29, item 2, on a volume: the sweep's tiles lie over the slices
+// stacked (voxel x, y, z is row z * 20 + y of the image the kernels see), so
+// a slice view shows a tile border wherever two neighbouring voxels of its
+// slice lie in different tiles: on the axial slice along x and at the rows
+// where the stacked row is a multiple of the tile height, on the sagittal
+// slice at another y in each slice. These 1:1 pictures show a slice as one
+// pixel, and each slice of a column is another tile row: no lines between
+// slices there (they would cover the picture).
+void VolumeViewTest::theWorkGroupMapOfAWrongOnPurposeSweepLiesOnEachSliceWhereTheGridSays()
+{
+    QVERIFY2(runBallWithVariant("driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier"),
+             qPrintable(window_->lastNotice()));
+    WorkGroupMap* map = window_->workGroupMap();
+    QVERIFY(!map->isOn());
+    VolumeView* volume = window_->volumeView();
+    const Seed at{5, 13, 3};
+    volume->setCrosshair(at);
+    for (Plane plane : allPlanes)
+        QCOMPARE(cellBorderPixels(volume->slicePicture(plane)), 0);
+
+    window_->setCorruptionView(true);
+    const std::optional<WorkGroupGrid> grid = map->shownGrid(true);
+    QVERIFY(grid);
+    QCOMPARE(QString::fromStdString(grid->kernel), QStringLiteral("grow_sweep"));
+    QVERIFY(grid->wrongOnPurpose);
+    QCOMPARE(grid->sliceHeight, height);
+    // PoCL's sweep tiles are 16 x 16 (grow::levelKernels).
+    QCOMPARE(grid->cellWidth, 16);
+    QCOMPARE(grid->cellHeight, 16);
+    verifyCellBordersWhereTheGridSays(*grid);
+    if (QTest::currentTestFailed())
+        return;
+    // The same, spelt out: axial slice 3 is rows 60..79, its tile border at
+    // y 4 (row 64); the sagittal view's slice z is at y 16 - 20 z mod 16.
+    const VolumeSize size{width, height, depth};
+    const QImage axial = volume->slicePicture(Plane::Axial);
+    QCOMPARE(axial.pixel(10, 4), cellBorder);
+    QCOMPARE(axial.pixel(16, 10), cellBorder);
+    QVERIFY(axial.pixel(10, 5) != cellBorder);
+    const QImage sagittal = volume->slicePicture(Plane::Sagittal);
+    for (const auto& [z, y] : {std::pair{0, 16}, std::pair{1, 12}, std::pair{2, 8}, std::pair{3, 4}}) {
+        QCOMPARE(sagittal.pixel(slicePixel(Plane::Sagittal, Seed{at.x, y, z}, size)), cellBorder);
+        QVERIFY(sagittal.pixel(slicePixel(Plane::Sagittal, Seed{at.x, y + 1, z}, size)) != cellBorder);
+    }
+    const QImage coronal = volume->slicePicture(Plane::Coronal);
+    QCOMPARE(coronal.pixel(slicePixel(Plane::Coronal, Seed{16, at.y, 7}, size)), cellBorder);
+    QVERIFY(coronal.pixel(slicePixel(Plane::Coronal, Seed{15, at.y, 7}, size)) != cellBorder);
+
+    // The voxel under the cursor: its tile (rows 16..31: the last 4 rows of
+    // slice 0, the first 12 of slice 1) and what its work-group copies,
+    // outlined on the slices they cut, and named in the status bar.
+    volume->setCrosshair(Seed{17, 2, 1});
+    const QImage before = volume->slicePicture(Plane::Axial);
+    map->setHoverVoxel(Seed{17, 2, 1}, true);
+    QCOMPARE(map->hoverText(true), QStringLiteral("tile (1,1) of grow_sweep holds x 16..23, y 16..19, z 0 + x 16..23, "
+                                                  "y 0..11, z 1; reads x 15..23, y 15..19, z 0 + x 15..23, y 0..12, z 1"));
+    QVERIFY(volume->slicePicture(Plane::Axial) != before);
+}
+
+void VolumeViewTest::theWorkGroupMapOfACorrectVariantOnAVolumeIsDrawnOnlyWhenTurnedOn()
+{
+    QVERIFY2(runBallWithVariant("driver=host-batched,frontier=sweep,collectives=atomics,tile=async"),
+             qPrintable(window_->lastNotice()));
+    window_->setCorruptionView(true);
+    WorkGroupMap* map = window_->workGroupMap();
+    QVERIFY(!map->shownGrid(true));
+    VolumeView* volume = window_->volumeView();
+    std::vector<QImage> off;
+    for (Plane plane : allPlanes) {
+        off.push_back(volume->slicePicture(plane));
+        QCOMPARE(cellBorderPixels(off.back()), 0);
+    }
+    QAction* action = window_->findChild<QAction*>(QStringLiteral("workGroupMapAction"));
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    QVERIFY(map->shownGrid(true));
+    for (Plane plane : allPlanes)
+        QVERIFY2(cellBorderPixels(volume->slicePicture(plane)) > 0, qPrintable(planeName(plane)));
+    QCOMPARE(volume->slicePicture(Plane::Axial).pixel(16, 3), cellBorder);
+    action->trigger();
+    for (Plane plane : allPlanes)
+        QVERIFY2(volume->slicePicture(plane) == off[size_t(plane)], qPrintable(planeName(plane)));
+}
+
+// The views of an oriented volume permute and flip the voxel axes
+// (orientedBall: x runs up, y to the left, z to the front); the cells lie
+// at their voxels all the same, in both conventions.
+void VolumeViewTest::theWorkGroupMapFollowsAnOrientedVolumesAxesOnEachView()
+{
+    QVERIFY2(runBallWithVariant("driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier",
+                                orientedBall()),
+             qPrintable(window_->lastNotice()));
+    window_->setCorruptionView(true);
+    const std::optional<WorkGroupGrid> grid = window_->workGroupMap()->shownGrid(true);
+    QVERIFY(grid);
+    VolumeView* volume = window_->volumeView();
+    QVERIFY(!(volume->axes(Plane::Axial) == voxelOrderAxes(Plane::Axial)));
+    volume->setCrosshair(Seed{9, 13, 5});
+    verifyCellBordersWhereTheGridSays(*grid);
+    if (QTest::currentTestFailed())
+        return;
+    volume->setConvention(DisplayConvention::Neurological);
+    verifyCellBordersWhereTheGridSays(*grid);
 }
 
 QTEST_MAIN(VolumeViewTest)
