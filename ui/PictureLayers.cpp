@@ -172,7 +172,16 @@ void drawSliceCells(const WorkGroupGrid& grid, const SliceAxes& axes, int slice,
     const double stepX = source.width() / out.width(), stepY = source.height() / out.height();
     const double acrossOnScreen = cellExtent(grid, axes.across) / stepX;
     const double downOnScreen = cellExtent(grid, axes.down) / stepY;
-    const bool linesAcross = acrossOnScreen >= smallestLinedCell, linesDown = downOnScreen >= smallestLinedCell;
+    bool linesAcross = acrossOnScreen >= smallestLinedCell, linesDown = downOnScreen >= smallestLinedCell;
+    // Tiles over the stacked slices on a plane of y and z (sagittal): where
+    // a tile's row ends along y moves from slice to slice, so a border is a
+    // segment as long as a cell is the other way; shorter than a few pixels
+    // they would only hatch the picture.
+    const bool staggered = grid.cellDepth == 0 && axes.across != 0 && axes.down != 0;
+    if (staggered && downOnScreen < smallestLinedCell)
+        linesAcross = false;
+    if (staggered && acrossOnScreen < smallestLinedCell)
+        linesDown = false;
     const bool tint = acrossOnScreen >= smallestTintedCell && downOnScreen >= smallestTintedCell;
     if (!linesAcross && !linesDown && !tint)
         return;
