@@ -8,6 +8,7 @@
 #include "WorkGroupMap.h"
 #include "Session.h"
 #include "TimingPanel.h"
+#include "VolumeView.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -88,8 +89,9 @@ int main(int argc, char* argv[])
                                         QStringLiteral("After the run, check the variant for races under Oclgrind "
                                                        "and select a pixel in the middle of its list (the screenshot waits)."));
     const QCommandLineOption hover(QStringLiteral("hover"),
-                                   QStringLiteral("Outline the work-group map's cell of pixel X,Y as if the cursor were there."),
-                                   QStringLiteral("X,Y"));
+                                   QStringLiteral("Outline the work-group map's cell of pixel X,Y (a volume's voxel X,Y,Z, "
+                                                  "the slices moved there) as if the cursor were there."),
+                                   QStringLiteral("X,Y[,Z]"));
     const QCommandLineOption frame(QStringLiteral("frame"),
                                    QStringLiteral("After the run, show iteration K in playback; first-difference: the "
                                                   "first iteration that differs from the CPU reference (with --show-differences)."),
@@ -163,9 +165,15 @@ int main(int argc, char* argv[])
     };
     const QStringList hoverPixel = parser.value(hover).split(QLatin1Char(','));
     auto showHover = [&window, hoverPixel] {
-        if (hoverPixel.size() != 2)
+        if (hoverPixel.size() == 3) {
+            const rgx::Seed voxel{hoverPixel[0].toInt(), hoverPixel[1].toInt(), hoverPixel[2].toInt()};
+            window.volumeView()->setCrosshair(voxel);
+            window.workGroupMap()->setHoverVoxel(voxel, true);
+        } else if (hoverPixel.size() == 2) {
+            window.workGroupMap()->setHover(QPoint(hoverPixel[0].toInt(), hoverPixel[1].toInt()), true);
+        } else {
             return;
-        window.workGroupMap()->setHover(QPoint(hoverPixel[0].toInt(), hoverPixel[1].toInt()), true);
+        }
         window.showRacesDock();
     };
     const QString frameText = parser.value(frame);

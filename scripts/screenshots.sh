@@ -60,4 +60,9 @@ shoot binary-search-lab.png --lab host-batched
 # A volume: the bundled MNI brain template in its three slice views, the white
 # matter grown in 3D from the seed of its seeds file (range 15/57, 26-connected).
 shoot volume-mni-brain.png --sample mni
+# The work-group map on a volume (issue 29): the sweep's 16 x 16 tiles over the
+# MNI template's slices stacked, in the corruption view of the tile copies
+# without their barrier; the tile of the crosshair's voxel outlined.
+shoot volume-work-group-map.png --sample mni --show-differences --run --hover 98,116,94 \
+    --variant driver=host-batched,frontier=sweep,collectives=atomics,tile=async-nobarrier
 echo "screenshots: written to $out"
