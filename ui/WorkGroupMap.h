@@ -35,6 +35,8 @@ public:
     QPoint hover() const { return hover_; }
     // A volume's voxel under the cursor, on any of its three views ((-1, -1, -1): none).
     Seed hoverVoxel() const { return hoverVoxel_; }
+    // Whether the grids are a volume's (the shown result's depth is above 1).
+    bool isVolume() const { return depth_ > 1; }
     // One line for the status bar: the cell under the cursor and the pixels
     // (a volume's: voxels) its work-group reads; empty where no grid is drawn.
     QString hoverText(bool corruptionView) const;

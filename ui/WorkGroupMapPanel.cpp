@@ -55,12 +55,14 @@ void WorkGroupMapPanel::update()
     QString line = QString::fromStdString(grid.description);
     if (grid.byPlace)
         line += QStringLiteral(". Cells alternate in tint with cyan borders; the cell under the cursor is outlined "
-                               "in yellow, the pixels its work-group reads (halo %1 left, %2 up, %3 right, %4 down) "
-                               "dashed in orange.")
+                               "in yellow, the %5 its work-group reads (halo %1 left, %2 up, %3 right, %4 down) "
+                               "dashed in orange%6.")
                     .arg(grid.haloLeft)
                     .arg(grid.haloTop)
                     .arg(grid.haloRight)
-                    .arg(grid.haloBottom);
+                    .arg(grid.haloBottom)
+                    .arg(map_->isVolume() ? QStringLiteral("voxels") : QStringLiteral("pixels"),
+                         map_->isVolume() ? QStringLiteral(", on every slice view they cut") : QString());
     if (grid.wrongOnPurpose && grid.byPlace)
         line += QStringLiteral(" Wrong on purpose: the corruption view shows this map by itself.");
     description_->setText(line);

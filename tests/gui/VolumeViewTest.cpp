@@ -154,6 +154,7 @@ private slots:
     void theWorkGroupMapOfAWrongOnPurposeSweepLiesOnEachSliceWhereTheGridSays();
     void theWorkGroupMapOfACorrectVariantOnAVolumeIsDrawnOnlyWhenTurnedOn();
     void theWorkGroupMapFollowsAnOrientedVolumesAxesOnEachView();
+    void aVolumesBricksAreDrawnAsCellsOfEightCubedVoxels();
 
 private:
     bool runBallWithVariant(const char* variant, std::shared_ptr<LumaImage> ball = nullptr);
@@ -1075,8 +1076,11 @@ void VolumeViewTest::verifyCellBordersWhereTheGridSays(const WorkGroupGrid& grid
             const Seed voxel = volume->voxelAt(plane, QPoint(u, v));
             return grid.cellOf(voxel.x, voxel.y, voxel.z);
         };
-        const bool holdsX = axes.across == 0 || axes.down == 0;
-        const bool linesAcross = holdsX && axes.across != 2, linesDown = holdsX && axes.down != 2;
+        // Bricks lie in the voxels' own rows and slices: borders every way.
+        const bool bricks = grid.cellDepth > 0;
+        const bool holdsX = bricks || axes.across == 0 || axes.down == 0;
+        const bool linesAcross = holdsX && (bricks || axes.across != 2);
+        const bool linesDown = holdsX && (bricks || axes.down != 2);
         int borders = 0;
         for (int v = 0; v < picture.height(); ++v)
             for (int u = 0; u < picture.width(); ++u) {
@@ -1232,6 +1236,26 @@ void VolumeViewTest::theWorkGroupMapFollowsAnOrientedVolumesAxesOnEachView()
         return;
     volume->setConvention(DisplayConvention::Neurological);
     verifyCellBordersWhereTheGridSays(*grid);
+}
+
+// fusion=tiles on a volume of one region: bricks of 8 x 8 x 8 voxels, a
+// correct variant, drawn when the map is turned on, on every plane.
+void VolumeViewTest::aVolumesBricksAreDrawnAsCellsOfEightCubedVoxels()
+{
+    QVERIFY2(runBallWithVariant("fusion=tiles"), qPrintable(window_->lastNotice()));
+    window_->findChild<QAction*>(QStringLiteral("workGroupMapAction"))->trigger();
+    const std::optional<WorkGroupGrid> grid = window_->workGroupMap()->shownGrid(false);
+    QVERIFY(grid);
+    QCOMPARE(QString::fromStdString(grid->kernel), QStringLiteral("grow_bricks"));
+    QCOMPARE(grid->cellDepth, 8);
+    window_->volumeView()->setCrosshair(Seed{5, 13, 3});
+    verifyCellBordersWhereTheGridSays(*grid);
+    const QImage coronal = window_->volumeView()->slicePicture(Plane::Coronal);
+    const VolumeSize size{width, height, depth};
+    // Slices 7 and 8 lie in two bricks, 6 and 7 in one.
+    const QPoint seven = slicePixel(Plane::Coronal, Seed{3, 13, 7}, size), eight = slicePixel(Plane::Coronal, Seed{3, 13, 8}, size);
+    QVERIFY(coronal.pixel(seven) == cellBorder || coronal.pixel(eight) == cellBorder);
+    QVERIFY(coronal.pixel(slicePixel(Plane::Coronal, Seed{3, 13, 5}, size)) != cellBorder);
 }
 
 QTEST_MAIN(VolumeViewTest)
