@@ -768,6 +768,8 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("display/outlines"), playback_->outlines());
     settings.setValue(QStringLiteral("display/frontier"), playback_->frontier());
     settings.setValue(QStringLiteral("playback/speed"), playback_->speed());
+    settings.setValue(QStringLiteral("volume/neurological"),
+                      volumeView_->convention() == DisplayConvention::Neurological);
 }
 
 void MainWindow::restoreSettings()
@@ -797,6 +799,9 @@ void MainWindow::restoreSettings()
             log_->warning(QStringLiteral("Ignored the saved choices: %1").arg(QString::fromUtf8(error.what())));
         }
     }
+    // A reader's convention is a habit: it stays from one session to the next.
+    if (settings.value(QStringLiteral("volume/neurological"), false).toBool())
+        volumeView_->setConvention(DisplayConvention::Neurological);
     playback_->setOpacity(settings.value(QStringLiteral("display/opacity"), 0.5).toDouble());
     playback_->setOutlines(settings.value(QStringLiteral("display/outlines"), true).toBool());
     playback_->setFrontier(settings.value(QStringLiteral("display/frontier"), true).toBool());

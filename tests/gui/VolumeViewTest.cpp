@@ -27,6 +27,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSlider>
@@ -126,6 +127,7 @@ private slots:
     void initTestCase();
     void init();
     void cleanup();
+    void theNeurologicalConventionStaysForTheNextSession();
 
     void aVolumeShowsThreeSliceViewsAndItsSizeSpacingAndShift();
     void anImageKeepsItsSingleView();
@@ -1256,6 +1258,33 @@ void VolumeViewTest::aVolumesBricksAreDrawnAsCellsOfEightCubedVoxels()
     const QPoint seven = slicePixel(Plane::Coronal, Seed{3, 13, 7}, size), eight = slicePixel(Plane::Coronal, Seed{3, 13, 8}, size);
     QVERIFY(coronal.pixel(seven) == cellBorder || coronal.pixel(eight) == cellBorder);
     QVERIFY(coronal.pixel(slicePixel(Plane::Coronal, Seed{3, 13, 5}, size)) != cellBorder);
+}
+
+void VolumeViewTest::theNeurologicalConventionStaysForTheNextSession()
+{
+    // As the program starts: with settings (this test's own application name).
+    QSettings().clear();
+    MainWindowOptions options;
+    {
+        MainWindow first(options);
+        QVERIFY(QTest::qWaitFor([&] { return first.devicesReady(); }, 60000));
+        QCOMPARE(first.volumeView()->convention(), DisplayConvention::Radiological);
+        first.volumeView()->neurologicalAction()->trigger();
+        QCOMPARE(first.volumeView()->convention(), DisplayConvention::Neurological);
+        QVERIFY(first.close());
+    }
+    {
+        MainWindow second(options);
+        QVERIFY(QTest::qWaitFor([&] { return second.devicesReady(); }, 60000));
+        QCOMPARE(second.volumeView()->convention(), DisplayConvention::Neurological);
+        QVERIFY(second.volumeView()->neurologicalAction()->isChecked());
+        second.volumeView()->neurologicalAction()->trigger();
+        QVERIFY(second.close());
+    }
+    MainWindow third(options);
+    QVERIFY(QTest::qWaitFor([&] { return third.devicesReady(); }, 60000));
+    QCOMPARE(third.volumeView()->convention(), DisplayConvention::Radiological);
+    QSettings().clear();
 }
 
 QTEST_MAIN(VolumeViewTest)
