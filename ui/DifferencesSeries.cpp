@@ -125,7 +125,8 @@ void drawDifferences(QCustomPlot* plot, const std::vector<RunEntry>& runs)
                         QStringLiteral("%1first difference: iteration %2, %3 %4")
                             .arg(compared > 1 ? QStringLiteral("#%1 ").arg(marked->number) : QString())
                             .arg(first)
-                            .arg(formatCount(atFirst), unitOf(*marked)));
+                            .arg(formatCount(atFirst),
+                                 atFirst == 1 ? unitOf(*marked).chopped(1) : unitOf(*marked))); // "1 pixel"
 }
 
 } // namespace rgx::ui
