@@ -1,6 +1,7 @@
 // fusion=tiles on a volume (SPEC "Volumes (3D)") where a classified voxel's
-// label follows from its luma (one region, mode range or competitive): the
-// 2D tiles of grow_tiles.cl become bricks of 8 x 8 x 8 voxels. A round
+// stamp follows from its luma (one region in mode range or competitive;
+// several regions in mode competitive, whose labels label_levels.cl then
+// finds): the 2D tiles of grow_tiles.cl become bricks of 8 x 8 x 8 voxels. A round
 // visits the bricks queued for it; a work-group takes a brick with a
 // one-voxel halo into local memory and lowers its stamps towards the fixed
 // point stamp(p) = 1 + min over the neighbours q of stamp(q), over the
@@ -56,7 +57,7 @@ inline uint reachable(__local const uchar* rows, uint own, int at, int connectiv
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
 void grow_bricks(const uint round, const int width, const int height, const int slice_height,
                  __global const ushort* luma, __global ushort* labels, __global uint* stamps,
-                 const uint lowest, const uint highest, const int connectivity, const uint first_brick,
+                 const uint lowest, const uint highest, const int connectivity,
                  __global uint* lists, volatile __global uint* marks, volatile __global uint* counters,
                  const uint brick_count)
 {
@@ -72,8 +73,9 @@ void grow_bricks(const uint round, const int width, const int height, const int 
     const int t = (int)get_local_id(0);
     const int ry = t % BRICK + 1, rz = t / BRICK + 1; // this row in the padded brick
     const int at = ry + HALO * rz;
-    // Round 1 grows the seed's brick; later rounds the bricks queued for them.
-    const uint count = round == 1 ? 1u : counters[RGX_COUNTER_TILES + round % 3];
+    // Round 1 grows the seeds' bricks (the host lists them); later rounds
+    // the bricks queued for them.
+    const uint count = counters[RGX_COUNTER_TILES + round % 3];
     if (get_global_id(0) == 0)
         counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0; // for round + 1 to fill
     __global const uint* list_in = lists + (round % 2) * brick_count;
@@ -82,7 +84,7 @@ void grow_bricks(const uint round, const int width, const int height, const int 
         rows[i / (HALO * HALO)][i % (HALO * HALO)] = 0;
 
     for (uint b = get_group_id(0); b < count; b += get_num_groups(0)) {
-        const uint brick = round == 1 ? first_brick : list_in[b];
+        const uint brick = list_in[b];
         const int bx = (int)(brick % bricks_x), by = (int)(brick / bricks_x % bricks_y);
         const int bz = (int)(brick / (bricks_x * bricks_y));
         // Every load issued before the first is waited for: a brick's

@@ -196,6 +196,17 @@ public:
     // tens of microseconds later. Valid after prepareRun.
     uint32_t* readBackWords() const;
 
+    // The list of every pixel by stamp that a competitive run of several
+    // regions in bricks labels level by level (kernels/label_levels.cl):
+    // the queue's first frontier buffer, which that run does not use.
+    cl::Buffer& levelOrder()
+    {
+        ensure(frontier[0], pixelCount() * 4);
+        return frontier[0];
+    }
+    // A buffer of its own for a run's small scratch (at least 4 bytes).
+    cl::Buffer scratch(size_t bytes) { return make(bytes); }
+
     // A kernel of a built program, made once per state (clCreateKernel is a
     // cost a click can feel); the caller sets every argument before use.
     cl::Kernel& kernel(const cl::Program& program, const char* name);

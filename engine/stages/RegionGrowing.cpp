@@ -67,9 +67,14 @@ void checkGrowInputs(const DeviceInfo& info, int width, int height, int depth, c
 
 bool tilesApply(const GrowParams& params, size_t regions, int depth)
 {
-    if (depth > 1) // bricks: one region whose every voxel's label is 1, no cap but the natural one
-        return regions == 1 && (params.mode == Mode::Range || params.mode == Mode::Competitive) &&
-               params.maxIterations == 0;
+    // Bricks, with no cap but the natural one: one region whose every voxel's
+    // label is 1; or several in mode competitive under rule adjacent, whose
+    // stamps are the distances from the nearest seed and whose labels a
+    // second pass finds level by level (docs/VARIANTS.md).
+    if (depth > 1)
+        return params.maxIterations == 0 &&
+               ((regions == 1 && (params.mode == Mode::Range || params.mode == Mode::Competitive)) ||
+                (regions > 1 && params.mode == Mode::Competitive && params.rule == Rule::Adjacent));
     return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
 }
 
@@ -105,6 +110,8 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     sessionKernels(device);
     if (tiles_ && depth > 1) {
         grow::brickKernels(device);
+        if (seeds_.size() > 1)
+            grow::labelLevelKernels(device);
     } else if (tiles_) {
         size_t workGroup = 0;
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
@@ -147,10 +154,10 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
         grow::startRun(run, start, touched);
         grow::placeSeeds(run, tiles && !bricks, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
-            run.result.note = "fusion=tiles: bricks grow one region in mode range or competitive without "
-                              "an iteration cap; with " + std::to_string(seeds.size()) + " regions in mode " +
-                              modeName(params.mode) + " the run went level by level with a grid barrier "
-                              "between levels";
+            run.result.note = "fusion=tiles: bricks grow one region in mode range or competitive, or several "
+                              "in mode competitive under rule adjacent, without an iteration cap; with " +
+                              std::to_string(seeds.size()) + " regions in mode " + modeName(params.mode) +
+                              " the run went level by level with a grid barrier between levels";
         } else if (variant.fusion == Fusion::Tiles && !tiles) {
             // The means change between iterations: one step per level is the limit.
             run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +

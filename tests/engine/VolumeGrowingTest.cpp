@@ -404,6 +404,47 @@ bool ranInBricks(const GrowResult& result)
 
 } // namespace
 
+// Competitive runs of several regions: stamps in bricks (every seed a
+// source), labels level by level over the voxels of each stamp
+// (docs/VARIANTS.md, "Competitive runs of many regions").
+TEST(VolumeBricks, ManyRegionsCompetitiveInTwoPassesEqualTheReferenceOnEveryDevice)
+{
+    const GrowVariant variant = parseVariant("driver=host-batched,frontier=queue,collectives=atomics,fusion=tiles");
+    struct Case {
+        int width, height, depth, seeds;
+    };
+    const Case cases[] = {{8, 8, 8, 2}, {9, 17, 23, 7}, {40, 33, 29, 64}, {64, 64, 16, 300}, {1, 1, 50, 3}, {3, 70, 2, 12}};
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        uint32_t caseSeed = 5000;
+        for (const Case& c : cases) {
+            for (const int connectivity : {6, 18, 26}) {
+                ++caseSeed;
+                const LumaImage volume = test::randomVolume(c.width, c.height, c.depth, false, caseSeed);
+                const std::vector<Seed> seeds = test::randomVoxelSeeds(c.width, c.height, c.depth, c.seeds, caseSeed);
+                PipelineParams params;
+                params.grow.mode = Mode::Competitive;
+                params.grow.connectivity = connectivity;
+                const GrowResultPtr expected = runReferencePipeline(volume, seeds, params);
+                const GrowResultPtr actual = runDevicePipeline(device, volume, seeds, params, variant);
+                ASSERT_TRUE(ranInBricks(*actual)) << info.name << ": " << actual->note;
+                ASSERT_TRUE(std::any_of(actual->timings.begin(), actual->timings.end(),
+                                        [](const TimingRecord& r) { return r.kernel == "label_level"; }) ||
+                            expected->iterations == 0)
+                    << info.name;
+                ASSERT_EQ(compareResults(*expected, *actual).differingPixels, 0u)
+                    << info.name << " case seed " << caseSeed << " " << c.width << "x" << c.height << "x" << c.depth
+                    << ", " << seeds.size() << " seeds, connectivity " << connectivity;
+                ASSERT_EQ(expected->iterations, actual->iterations) << info.name << " case seed " << caseSeed;
+                for (size_t k = 0; k < expected->regions.size(); ++k) {
+                    ASSERT_EQ(expected->regions[k].count, actual->regions[k].count) << info.name << ", region " << k;
+                    ASSERT_EQ(expected->regions[k].sum, actual->regions[k].sum) << info.name << ", region " << k;
+                }
+            }
+        }
+    }
+}
+
 TEST(VolumeBricks, OneRegionInBricksEqualsTheReferenceOnEveryDevice)
 {
     const GrowVariant variant = parseVariant("driver=host-batched,frontier=queue,collectives=atomics,fusion=tiles");

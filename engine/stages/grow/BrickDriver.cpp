@@ -12,6 +12,7 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace rgx::grow {
 namespace {
@@ -27,15 +28,12 @@ public:
         run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
         cl::Kernel& bricks = state.kernel(built.program, "grow_bricks");
         const uint32_t seed = run.seedLuma.front();
-        // Competitive with one region accepts every voxel it reaches.
+        // Competitive accepts every voxel it reaches, whatever the regions:
+        // their stamps are the distances from the nearest seed.
         const bool range = run.params.mode == Mode::Range;
         const uint32_t lowest = range ? (seed > run.params.lower ? seed - run.params.lower : 0) : 0;
         const uint32_t highest = range ? std::min<uint64_t>(uint64_t(seed) + run.params.upper, 0xFFFF) : 0xFFFF;
         const int width = state.width(), sliceHeight = state.sliceHeight();
-        const uint32_t seedPixel = run.seedPixels.front();
-        const uint32_t x = seedPixel % uint32_t(width), row = seedPixel / uint32_t(width);
-        const uint32_t y = row % uint32_t(sliceHeight), z = row / uint32_t(sliceHeight);
-        const uint32_t bricksX = uint32_t(brickCountAlong(width)), bricksY = uint32_t(brickCountAlong(sliceHeight));
         int a = 1;
         bricks.setArg(a++, cl_int(width));
         bricks.setArg(a++, cl_int(state.height()));
@@ -46,7 +44,6 @@ public:
         bricks.setArg(a++, cl_uint(lowest));
         bricks.setArg(a++, cl_uint(highest));
         bricks.setArg(a++, cl_int(run.params.connectivity));
-        bricks.setArg(a++, cl_uint(((z / growBrickSide) * bricksY + y / growBrickSide) * bricksX + x / growBrickSide));
         bricks.setArg(a++, state.tileLists);
         bricks.setArg(a++, state.tileMark);
         bricks.setArg(a++, state.counters);
@@ -56,6 +53,7 @@ public:
         // every one of its multiprocessors to keep 32 bricks going.
         const size_t groupSize = size_t(growBrickSide) * growBrickSide;
         const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 16 : 1));
+        listSeedBricks(run);
         uint32_t round = 1;
         uint32_t batch = 4;
         for (;;) {
@@ -74,7 +72,34 @@ public:
                 break;
             batch = std::min<uint32_t>(batch * 2, 64);
         }
+        if (run.seeds.size() > 1)
+            labelLevels(run);
         run.result.finalSet = 0;
+    }
+
+private:
+    // Round 1's list: the bricks of the seeds, each once.
+    void listSeedBricks(Run& run)
+    {
+        GrowState& state = run.state;
+        const uint32_t width = uint32_t(state.width()), sliceHeight = uint32_t(state.sliceHeight());
+        const uint32_t bricksX = uint32_t(brickCountAlong(state.width()));
+        const uint32_t bricksY = uint32_t(brickCountAlong(state.sliceHeight()));
+        std::vector<uint32_t> firstBricks;
+        for (const uint32_t pixel : run.seedPixels) {
+            const uint32_t x = pixel % width, row = pixel / width;
+            const uint32_t y = row % sliceHeight, z = row / sliceHeight;
+            firstBricks.push_back(((z / growBrickSide) * bricksY + y / growBrickSide) * bricksX + x / growBrickSide);
+        }
+        std::sort(firstBricks.begin(), firstBricks.end());
+        firstBricks.erase(std::unique(firstBricks.begin(), firstBricks.end()), firstBricks.end());
+        const uint32_t count = uint32_t(firstBricks.size());
+        // Round r reads list r % 2 and counter RGX_COUNTER_TILES + r % 3.
+        // Blocking writes: their sources are this function's.
+        run.queue.enqueueWriteBuffer(state.tileLists, CL_TRUE, state.tileCount() * 4, firstBricks.size() * 4,
+                                     firstBricks.data(), nullptr, run.timings.track("grow", "write:first_bricks"));
+        run.queue.enqueueWriteBuffer(state.counters, CL_TRUE, (RGX_COUNTER_TILES + 1) * 4, 4, &count, nullptr,
+                                     run.timings.track("grow", "write:first_count"));
     }
 };
 

@@ -7,6 +7,7 @@
 //   FusedLevelsDriver.cpp   fusion=grid-barrier: many iterations per launch, a grid barrier between
 //   TiledDriver.cpp         fusion=tiles: many levels per grid barrier, inside tiles
 //   BrickDriver.cpp         fusion=tiles on a volume: rounds of 3D bricks relaxed in local memory
+//   LabelLevels.cpp         its second pass for competitive runs of several regions: labels by level
 //
 // All work on the buffers of one Run (Run.h); RegionGrowing::run
 // (stages/RegionGrowing.cpp) starts the run, places the seeds, picks the
@@ -35,6 +36,10 @@ std::unique_ptr<GrowDriver> makeDeviceEnqueueDriver();
 std::unique_ptr<GrowDriver> makeFusedLevelsDriver();
 std::unique_ptr<GrowDriver> makeTiledDriver();
 std::unique_ptr<GrowDriver> makeBrickDriver();
+struct Run;
+// After the bricks found a competitive run's stamps (every seed a source):
+// its labels, level by level over the voxels of each stamp.
+void labelLevels(Run& run);
 
 // The driver of a variant; `tiles`: fusion=tiles grows by tiles (bricks
 // where `volume`) with these parameters (tilesApply), else it runs as

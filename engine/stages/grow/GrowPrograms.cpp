@@ -160,6 +160,12 @@ const BuiltProgram& brickKernels(ComputeDevice& device)
     return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26");
 }
 
+const BuiltProgram& labelLevelKernels(ComputeDevice& device)
+{
+    return device.programs().get("label_levels.cl", device.info().openClCStandardOption(false) +
+                                                         " -DRGX_NEIGHBOURS=26 -DRGX_WG_SIZE=256");
+}
+
 bool labelsFixed(const GrowParams& params, size_t regions)
 {
     return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All);

@@ -1,0 +1,131 @@
+// The second pass of a competitive run of several regions in bricks
+// (kernels/label_levels.cl, docs/VARIANTS.md "Competitive runs of many
+// regions"): the bricks found every voxel's stamp, its distance from the
+// nearest seed; here the voxels are bucketed by stamp and labelled level by
+// level, each level on the means the level before left. Two reads for the
+// host (the largest stamp, the voxels per stamp), then only launches: two a
+// level, each level's its own iteration in the timings.
+#include "Device.h"
+#include "GrowDriver.h"
+#include "GrowPrograms.h"
+#include "Run.h"
+#include "stages/StageSupport.h"
+#include "stages/TimingLog.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rgx::grow {
+
+namespace {
+
+constexpr size_t groupSize = 256; // RGX_WG_SIZE of labelLevelKernels
+constexpr int notAnIteration = -1;
+
+} // namespace
+
+void labelLevels(Run& run)
+{
+    GrowState& state = run.state;
+    const BuiltProgram& built = labelLevelKernels(state.device());
+    run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
+    cl::CommandQueue& queue = run.queue;
+    const cl_uint voxels = cl_uint(state.pixelCount());
+    const cl_uint regions = cl_uint(run.seeds.size());
+    const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 4 : 1));
+
+    // The largest stamp: the levels to label.
+    cl::Buffer largest = state.scratch(4);
+    const cl_uint zero = 0;
+    queue.enqueueWriteBuffer(largest, CL_TRUE, 0, 4, &zero);
+    cl::Kernel& largestStamp = state.kernel(built.program, "largest_stamp");
+    largestStamp.setArg(0, state.stamps[0]);
+    largestStamp.setArg(1, voxels);
+    largestStamp.setArg(2, largest);
+    queue.enqueueNDRangeKernel(largestStamp, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize),
+                               nullptr, run.timings.track("grow", "largest_stamp", notAnIteration));
+    cl_uint last = 0;
+    queue.enqueueReadBuffer(largest, CL_TRUE, 0, 4, &last, nullptr, run.timings.track("grow", "read:largest_stamp"));
+    const cl_uint levels = last + 1;
+
+    // The voxels of each stamp, counted, then bucketed at the scan's starts.
+    cl::Buffer histogram = state.scratch(size_t(levels) * 4);
+    queue.enqueueFillBuffer(histogram, cl_uint(0), 0, size_t(levels) * 4);
+    cl::Kernel& count = state.kernel(built.program, "count_stamps");
+    count.setArg(0, state.stamps[0]);
+    count.setArg(1, voxels);
+    count.setArg(2, levels);
+    count.setArg(3, histogram);
+    queue.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "count_stamps", notAnIteration));
+    std::vector<cl_uint> perLevel(levels), starts(levels);
+    queue.enqueueReadBuffer(histogram, CL_TRUE, 0, size_t(levels) * 4, perLevel.data(), nullptr,
+                            run.timings.track("grow", "read:stamp_counts"));
+    cl_uint next = 0;
+    for (cl_uint s = 0; s < levels; ++s) {
+        starts[s] = next;
+        next += perLevel[s];
+    }
+    queue.enqueueWriteBuffer(histogram, CL_TRUE, 0, size_t(levels) * 4, starts.data(), nullptr,
+                             run.timings.track("grow", "write:stamp_starts"));
+    cl::Buffer& order = state.levelOrder();
+    cl::Kernel& bucket = state.kernel(built.program, "bucket_stamps");
+    bucket.setArg(0, state.stamps[0]);
+    bucket.setArg(1, voxels);
+    bucket.setArg(2, levels);
+    bucket.setArg(3, histogram);
+    bucket.setArg(4, order);
+    queue.enqueueNDRangeKernel(bucket, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "bucket_stamps", notAnIteration));
+
+    // Each region's count and sum as the seeds left them, and its mean.
+    std::vector<cl_uint> totals(size_t(regions) * 3, 0);
+    std::vector<cl_ulong> means(regions);
+    for (cl_uint k = 0; k < regions; ++k) {
+        totals[k * 3] = 1;
+        totals[k * 3 + 1] = run.seedLuma[k];
+        means[k] = cl_ulong(run.seedLuma[k]) << 8;
+    }
+    cl::Buffer meanTable = state.scratch(size_t(regions) * 8);
+    queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data());
+    queue.enqueueFillBuffer(state.deltas, cl_uint(0), 0, totals.size() * 4);
+    queue.enqueueWriteBuffer(meanTable, CL_TRUE, 0, means.size() * 8, means.data());
+
+    cl::Kernel& label = state.kernel(built.program, "label_level");
+    int a = 3;
+    label.setArg(a++, order);
+    label.setArg(a++, cl_int(state.width()));
+    label.setArg(a++, cl_int(state.height()));
+    label.setArg(a++, cl_int(state.sliceHeight()));
+    label.setArg(a++, cl_int(run.params.connectivity));
+    label.setArg(a++, state.luma);
+    label.setArg(a++, state.stamps[0]);
+    label.setArg(a++, state.labels[0]);
+    label.setArg(a++, meanTable);
+    label.setArg(a++, regions);
+    label.setArg(a++, state.deltas);
+    cl::Kernel& close = state.kernel(built.program, "close_level");
+    close.setArg(0, regions);
+    close.setArg(1, state.totals);
+    close.setArg(2, state.deltas);
+    close.setArg(3, meanTable);
+    const size_t closeItems = stage::roundUp(regions, 64);
+    for (cl_uint level = 1; level < levels; ++level) {
+        if (level % 64 == 0) {
+            run.deadline.check(level, "levels");
+            run.progress(level, perLevel[level]);
+        }
+        // A work-item a voxel, up to the groups a GPU keeps busy.
+        const size_t items = std::min(stage::roundUp(std::max<cl_uint>(perLevel[level], 1), groupSize),
+                                      groups * groupSize);
+        label.setArg(0, level);
+        label.setArg(1, starts[level]);
+        label.setArg(2, perLevel[level]);
+        queue.enqueueNDRangeKernel(label, cl::NullRange, cl::NDRange(items), cl::NDRange(groupSize), nullptr,
+                                   run.timings.track("grow", "label_level", int(level)));
+        queue.enqueueNDRangeKernel(close, cl::NullRange, cl::NDRange(closeItems), cl::NullRange, nullptr,
+                                   run.timings.track("grow", "close_level", int(level)));
+    }
+}
+
+} // namespace rgx::grow
