@@ -30,6 +30,7 @@ GrowResultPtr runOnPocl(ComputeDevice& device, const LumaImage& image, const Pip
     return runDevicePipeline(device, image, coinSeeds, params, parseVariant(variant));
 }
 
+// Points into `grids`: never a temporary's (the deleted overload below).
 const WorkGroupGrid* gridOf(const std::vector<WorkGroupGrid>& grids, const std::string& kernel)
 {
     for (const WorkGroupGrid& grid : grids)
@@ -37,6 +38,7 @@ const WorkGroupGrid* gridOf(const std::vector<WorkGroupGrid>& grids, const std::
             return &grid;
     return nullptr;
 }
+const WorkGroupGrid* gridOf(std::vector<WorkGroupGrid>&& grids, const std::string& kernel) = delete;
 
 } // namespace
 
@@ -133,7 +135,8 @@ TEST(WorkGroupGrid, GaussianTilesCarryTheRadiusAsHalo)
     PipelineParams params;
     params.prefilter = parsePrefilter("gaussian:3");
     const GrowResultPtr result = runOnPocl(device, coins(), params, "driver=host-batched");
-    const WorkGroupGrid* grid = gridOf(workGroupGrids(*result, params), "gaussian_async_halo");
+    const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params); // outlives the pointer below
+    const WorkGroupGrid* grid = gridOf(grids, "gaussian_async_halo");
     ASSERT_NE(grid, nullptr);
     EXPECT_TRUE(grid->byPlace);
     EXPECT_FALSE(grid->wrongOnPurpose);
