@@ -115,7 +115,7 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
 }
 
 // Voxels of region k: into the work-group's totals, or the level's.
-inline void add_level_run(uint k, uint count, ulong sum, bool local_stats, __local uint* stats,
+inline void add_to_level(uint k, uint count, ulong sum, bool local_stats, __local uint* stats,
                           volatile __global uint* deltas)
 {
     if (local_stats) {
@@ -170,7 +170,7 @@ void label_level(const uint level, const uint first, const uint count, __global 
         }
         labels[p] = (ushort)best;
         if (best != 0) // 0 only where a broken first pass left a voxel without a neighbour before it
-            add_level_run(best, 1, value, local_stats, stats, deltas);
+            add_to_level(best, 1, value, local_stats, stats, deltas);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = lid; local_stats && k < region_total; k += RGX_WG_SIZE) {

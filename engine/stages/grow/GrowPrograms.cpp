@@ -163,7 +163,8 @@ const BuiltProgram& brickKernels(ComputeDevice& device)
 const BuiltProgram& labelLevelKernels(ComputeDevice& device)
 {
     return device.programs().get("label_levels.cl", device.info().openClCStandardOption(false) +
-                                                         " -DRGX_NEIGHBOURS=26 -DRGX_WG_SIZE=256");
+                                                         " -DRGX_NEIGHBOURS=26 -DRGX_WG_SIZE=" +
+                                                         std::to_string(labelLevelGroup));
 }
 
 bool labelsFixed(const GrowParams& params, size_t regions)

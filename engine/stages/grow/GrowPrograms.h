@@ -54,7 +54,9 @@ const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGr
 
 // The brick program of volumes (kernels/grow_bricks.cl).
 const BuiltProgram& brickKernels(ComputeDevice& device);
-// The label pass of a competitive run of several regions in bricks (kernels/label_levels.cl).
+// The label pass of a competitive run of several regions in bricks
+// (kernels/label_levels.cl), built for work-groups of labelLevelGroup.
+constexpr size_t labelLevelGroup = 256;
 const BuiltProgram& labelLevelKernels(ComputeDevice& device);
 
 } // namespace rgx::grow

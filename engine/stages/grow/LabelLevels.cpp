@@ -2,9 +2,10 @@
 // (kernels/label_levels.cl, docs/VARIANTS.md "Competitive runs of many
 // regions"): the bricks found every voxel's stamp, its distance from the
 // nearest seed; here the voxels are bucketed by stamp and labelled level by
-// level, each level on the means the level before left. Two reads for the
-// host (the largest stamp, the voxels per stamp), then only launches: two a
-// level, each level's its own iteration in the timings.
+// level, each level on the means the level before left. The host waits
+// three times (it reads the largest stamp and the voxels per stamp, writes
+// the stamps' starts), then only launches: two a level, each level its own
+// iteration in the timings.
 #include "Device.h"
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
@@ -19,7 +20,7 @@ namespace rgx::grow {
 
 namespace {
 
-constexpr size_t groupSize = 256; // RGX_WG_SIZE of labelLevelKernels
+constexpr size_t groupSize = labelLevelGroup;
 constexpr int notAnIteration = -1;
 
 } // namespace
