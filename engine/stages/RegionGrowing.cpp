@@ -71,11 +71,14 @@ bool tilesApply(const GrowParams& params, size_t regions, int depth)
     // label is 1; or several in mode competitive under rule adjacent, whose
     // stamps are the distances from the nearest seed and whose labels a
     // second pass finds level by level (docs/VARIANTS.md).
+    // Tiles: mode range, and mode competitive with one region or in two
+    // passes as bricks do.
     if (depth > 1)
         return params.maxIterations == 0 &&
                ((regions == 1 && (params.mode == Mode::Range || params.mode == Mode::Competitive)) ||
-                (regions > 1 && params.mode == Mode::Competitive && params.rule == Rule::Adjacent));
-    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1);
+                grow::labelsInSecondPass(params, regions));
+    return params.mode == Mode::Range || (params.mode == Mode::Competitive && regions == 1) ||
+           grow::labelsInSecondPass(params, regions);
 }
 
 uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
@@ -110,12 +113,13 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     sessionKernels(device);
     if (tiles_ && depth > 1) {
         grow::brickKernels(device);
-        if (seeds_.size() > 1)
-            grow::labelLevelKernels(device);
     } else if (tiles_) {
         size_t workGroup = 0;
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
-    } else {
+    }
+    if (tiles_ && grow::labelsInSecondPass(params_, seeds_.size()))
+        grow::labelLevelKernels(device);
+    if (!tiles_) {
         grow::LevelGeometry geometry;
         geometry.volume = depth > 1;
         grow::levelKernels(device, grow::levelVariant(variant_), geometry);

@@ -12,6 +12,7 @@
 #include "stages/RegionGrowing.h"
 
 #include <gtest/gtest.h>
+#include <array>
 #include <atomic>
 #include <random>
 #include <thread>
@@ -268,6 +269,41 @@ TEST(TiledGrowing, OneRegionInCompetitiveModeGrowsByTiles)
     }
 }
 
+// Several regions in mode competitive under rule adjacent: the tiles find
+// every pixel's distance from the nearest seed, every seed a source, and
+// the labels follow level by level in a second pass (label_levels.cl). On
+// the images hardest for the tiles (a maze whose regions meet deep in its
+// corridors, a spiral, seeds on tile corners, a cap), and on random images
+// with 2 to 256 seeds; every region's count and sum are checked too.
+TEST(TiledGrowing, ManyRegionsInCompetitiveModeGrowByTilesThenLabelsByLevel)
+{
+    GrowParams competitive;
+    competitive.mode = Mode::Competitive;
+    competitive.rule = Rule::Adjacent;
+    for (int connectivity : {4, 8}) {
+        competitive.connectivity = connectivity;
+        const std::string at = ", connectivity " + std::to_string(connectivity);
+        expectTilesEqualTheReference(maze(60, 45, 2), {{1, 1}, {119, 89}, {61, 45}, {1, 89}}, competitive,
+                                     "maze, four seeds" + at);
+        expectTilesEqualTheReference(spiral(150), {{0, 0}, {75, 75}}, competitive, "spiral, both ends" + at);
+        const int side = growTileSide;
+        expectTilesEqualTheReference(test::randomImage(130, 100, test::PixelKind::Grey8, 21),
+                                     {{side - 1, side - 1}, {side, 2 * side - 1}, {2 * side - 1, 0}, {129, 99}},
+                                     competitive, "seeds on tile corners" + at);
+    }
+    GrowParams capped = competitive;
+    capped.maxIterations = 9;
+    expectTilesEqualTheReference(maze(30, 30, 3), {{1, 1}, {59, 59}}, capped, "maze with a cap of 9");
+    for (uint32_t seed = 60; seed < 66; ++seed) {
+        const LumaImage image =
+            test::randomImage(157, 121, seed % 2 ? test::PixelKind::Grey8 : test::PixelKind::Grey16, seed);
+        competitive.connectivity = seed % 3 ? 4 : 8;
+        const int count = std::array<int, 6>{2, 256, 17, 64, 5, 130}[seed - 60];
+        expectTilesEqualTheReference(image, test::randomSeeds(image.width, image.height, count, seed), competitive,
+                                     std::to_string(count) + " seeds on random image " + std::to_string(seed));
+    }
+}
+
 // A corridor that winds through every row (a serpentine) enters each tile
 // again and again, each time at a later level: the tile is recomputed from
 // that level, keeping what it settled before (grow_tiles.cl, bitmap step).
@@ -457,6 +493,7 @@ TEST(TiledGrowing, FallsBackToLevelsWhereMeansDecideAndSaysSo)
 {
     const LumaImage image = test::randomImage(64, 48, test::PixelKind::Grey8, 3);
     PipelineParams params;
+    params.grow.mode = Mode::Adaptive;
     const std::vector<Seed> seeds = {{5, 5}, {50, 40}};
     const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
     for (const DeviceInfo& info : listDevices()) {

@@ -169,7 +169,13 @@ const BuiltProgram& labelLevelKernels(ComputeDevice& device)
 
 bool labelsFixed(const GrowParams& params, size_t regions)
 {
-    return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All);
+    return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All) ||
+           labelsInSecondPass(params, regions);
+}
+
+bool labelsInSecondPass(const GrowParams& params, size_t regions)
+{
+    return regions > 1 && params.mode == Mode::Competitive && params.rule == Rule::Adjacent;
 }
 
 const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup)

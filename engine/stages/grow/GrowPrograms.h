@@ -44,8 +44,16 @@ GrowVariant levelVariant(GrowVariant variant);
 const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& variant, LevelGeometry& geometry);
 
 // One region, or rule all in mode range: a classified pixel's label
-// depends on its own luma only (grow_tiles.cl's bitmap step).
+// depends on its own luma only (grow_tiles.cl's bitmap step); or the labels
+// are found in a second pass (labelsInSecondPass) and the step finds the
+// stamps alone.
 bool labelsFixed(const GrowParams& params, size_t regions);
+
+// Several regions in mode competitive under rule adjacent: every candidate
+// is accepted, so the stamps are the distances from the nearest seed and
+// the tiles or bricks find them as for one region; a second pass
+// (labelLevels) finds the labels level by level (docs/VARIANTS.md).
+bool labelsInSecondPass(const GrowParams& params, size_t regions);
 
 // The tile program: the bitmap step with one work-item per tile row
 // (`bits`: every classified pixel's label follows from its luma), or the
@@ -54,8 +62,8 @@ const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGr
 
 // The brick program of volumes (kernels/grow_bricks.cl).
 const BuiltProgram& brickKernels(ComputeDevice& device);
-// The label pass of a competitive run of several regions in bricks
-// (kernels/label_levels.cl), built for work-groups of labelLevelGroup.
+// The label pass of a competitive run of several regions in tiles or
+// bricks (kernels/label_levels.cl), built for work-groups of labelLevelGroup.
 constexpr size_t labelLevelGroup = 256;
 const BuiltProgram& labelLevelKernels(ComputeDevice& device);
 

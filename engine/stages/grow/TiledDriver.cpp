@@ -2,7 +2,9 @@
 // many BFS levels per grid barrier, each work-group growing inside 32 x 32
 // tiles in local memory, tile borders exchanged between rounds
 // (kernels/grow_tiles.cl). Where a label depends on the neighbours' labels
-// the run goes in windows of tileLevelWindow levels. Where the work-groups
+// the run goes in windows of tileLevelWindow levels; a competitive run of
+// several regions finds the stamps by the bitmap step, every seed a source,
+// and its labels in a second pass (labelLevels). Where the work-groups
 // cannot all be resident or stop meeting, it goes on with one round of
 // tiles per launch, the kernel boundary as the barrier.
 #include "Device.h"
@@ -36,6 +38,7 @@ private:
     void launchEach(Run& run, uint32_t round, uint32_t upTo);
 
     bool bits_ = false;
+    bool labelsAfter_ = false; // the labels come from a second pass (labelLevels)
     size_t workGroup_ = 0;
     cl::Kernel* tiles_ = nullptr;
     size_t tileCount_ = 0;
@@ -56,6 +59,7 @@ void TiledDriver::grow(Run& run)
     GrowState& state = run.state;
     const DeviceInfo& info = run.info;
     bits_ = labelsFixed(run.params, run.seeds.size());
+    labelsAfter_ = labelsInSecondPass(run.params, run.seeds.size());
     const BuiltProgram& built = tileKernels(state.device(), bits_, workGroup_);
     run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
     tiles_ = &state.kernel(built.program, "grow_tiles");
@@ -102,14 +106,18 @@ void TiledDriver::grow(Run& run)
         const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
         run.progress(last, queued);
         if (queued == 0 && !nextWindow(run, last + 1)) {
-            if (fused_ && round == 1)
+            if (fused_ && round == 1 && !labelsAfter_)
                 run.summary = Run::Summary::Done;
             break;
         }
-        run.offerPartial(0, unclassifiedStamp, true);
+        // Until the second pass every pixel's label is 1: no partial picture.
+        if (!labelsAfter_)
+            run.offerPartial(0, unclassifiedStamp, true);
         round = last + 1;
         batch = std::min(batch * 2, fused_ ? largestFusedBatch : 64);
     }
+    if (labelsAfter_)
+        labelLevels(run);
     run.result.finalSet = 0;
 }
 
@@ -182,8 +190,8 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
     }
     const size_t record = run.timings.size() - 1;
     // A click often ends in its first launch: its summary then comes back
-    // with the same read (and is redone if it did not).
-    if (round == 1) {
+    // with the same read (and is redone if it did not). Not before a second pass.
+    if (round == 1 && !labelsAfter_) {
         enqueueSummary(run);
         run.summary = Run::Summary::Stale;
     }
