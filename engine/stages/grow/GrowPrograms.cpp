@@ -164,7 +164,8 @@ const BuiltProgram& labelLevelKernels(ComputeDevice& device)
 {
     return device.programs().get("label_levels.cl", device.info().openClCStandardOption(false) +
                                                          " -DRGX_NEIGHBOURS=26 -DRGX_WG_SIZE=" +
-                                                         std::to_string(labelLevelGroup));
+                                                         std::to_string(labelLevelGroup) +
+                                                         gridBarrierOptions(device.info()));
 }
 
 bool labelsFixed(const GrowParams& params, size_t regions)

@@ -65,6 +65,9 @@ const BuiltProgram& brickKernels(ComputeDevice& device);
 // The label pass of a competitive run of several regions in tiles or
 // bricks (kernels/label_levels.cl), built for work-groups of labelLevelGroup.
 constexpr size_t labelLevelGroup = 256;
+// The most regions its single launch keeps in a work-group's local memory
+// (LOCAL_REGIONS in label_levels.cl); more go two launches a level.
+constexpr size_t labelLevelLocalRegions = 256;
 const BuiltProgram& labelLevelKernels(ComputeDevice& device);
 
 } // namespace rgx::grow

@@ -1,10 +1,13 @@
-// The second pass of a competitive run of several regions in bricks
-// (kernels/label_levels.cl, docs/VARIANTS.md "Competitive runs of many
-// regions"): the bricks found every voxel's stamp, its distance from the
-// nearest seed; here the voxels are bucketed by stamp and labelled level by
-// level, each level on the means the level before left. The host waits
+// The second pass of a competitive run of several regions in tiles or
+// bricks (kernels/label_levels.cl, docs/VARIANTS.md "Competitive runs of
+// many regions"): the first found every voxel's stamp, its distance from
+// the nearest seed; here the voxels are bucketed by stamp and labelled level
+// by level, each level on the means the level before left. The host waits
 // three times (it reads the largest stamp and the voxels per stamp, writes
-// the stamps' starts), then only launches: two a level, each level its own
+// the stamps' starts), then launches every level at once with a grid
+// barrier between levels; where the work-groups cannot all be resident or
+// stop meeting (or there are more regions than a work-group keeps), it
+// labels again from level 1 with two launches a level, each level its own
 // iteration in the timings.
 #include "Device.h"
 #include "GrowDriver.h"
@@ -12,6 +15,7 @@
 #include "Run.h"
 #include "stages/StageSupport.h"
 #include "stages/TimingLog.h"
+#include "grow_counters.h"
 
 #include <algorithm>
 #include <vector>
@@ -22,6 +26,60 @@ namespace {
 
 constexpr size_t groupSize = labelLevelGroup;
 constexpr int notAnIteration = -1;
+
+} // namespace
+
+namespace {
+
+// Every level in one launch (label_levels_fused); false where the
+// work-groups could not all run at once or stopped meeting (then the run's
+// note says so, and nothing of the launch is kept).
+bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer& ends, cl::Buffer& order)
+{
+    GrowState& state = run.state;
+    cl::Kernel& fused = state.kernel(built.program, "label_levels_fused");
+    int a = 0;
+    fused.setArg(a++, levels);
+    fused.setArg(a++, ends);
+    fused.setArg(a++, order);
+    fused.setArg(a++, cl_int(state.width()));
+    fused.setArg(a++, cl_int(state.height()));
+    fused.setArg(a++, cl_int(state.sliceHeight()));
+    fused.setArg(a++, cl_int(run.params.connectivity));
+    fused.setArg(a++, state.luma);
+    fused.setArg(a++, state.stamps[0]);
+    fused.setArg(a++, state.labels[0]);
+    fused.setArg(a++, state.totals);
+    fused.setArg(a++, cl_uint(run.seeds.size()));
+    fused.setArg(a++, state.deltas);
+    fused.setArg(a++, state.counters);
+    run.clearGridBarrier(notAnIteration);
+    const size_t groups = fusedGroupCount(run.info);
+    run.queue.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize),
+                                   nullptr, run.timings.track("grow", "label_levels_fused", notAnIteration));
+    const size_t record = run.timings.size() - 1;
+    // The click's summary comes back with the verdict (and is redone where
+    // the launch labelled nothing).
+    enqueueSummary(run);
+    run.readCounters(notAnIteration);
+    const uint32_t verdict = run.verdict();
+    if (verdict == RGX_VERDICT_GO) {
+        run.summary = Run::Summary::Done;
+        run.timings.coverIterations(record, -1,
+                                    "label levels 1 to " + std::to_string(levels - 1) +
+                                        " in one launch, a grid barrier between them");
+        return true;
+    }
+    run.summary = Run::Summary::Stale;
+    const std::string why = verdict == RGX_VERDICT_NOT_RESIDENT ? "not all " + std::to_string(groups) +
+                                                                      " work-groups of the labels ran at once"
+                                                                : "the work-groups stopped meeting at the grid "
+                                                                  "barrier of the labels";
+    run.timings.coverIterations(record, -1, "no label level: " + why);
+    run.result.note += std::string(run.result.note.empty() ? "" : "; ") + "fusion=tiles: " + why + " on " +
+                       run.info.name + ", so they were labelled again one level per launch";
+    return false;
+}
 
 } // namespace
 
@@ -79,6 +137,8 @@ void labelLevels(Run& run)
     queue.enqueueNDRangeKernel(bucket, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "bucket_stamps", notAnIteration));
 
+    // bucket_stamps moved each stamp's start to its end: `histogram` holds
+    // the ends now, as the fused launch takes them.
     // Each region's count and sum as the seeds left them, and its mean.
     std::vector<cl_uint> totals(size_t(regions) * 3, 0);
     std::vector<cl_ulong> means(regions);
@@ -87,9 +147,16 @@ void labelLevels(Run& run)
         totals[k * 3 + 1] = run.seedLuma[k];
         means[k] = cl_ulong(run.seedLuma[k]) << 8;
     }
-    cl::Buffer meanTable = state.scratch(size_t(regions) * 8);
+    queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data(), nullptr,
+                             run.timings.track("grow", "write:totals"));
+    queue.enqueueFillBuffer(state.deltas, cl_uint(0), 0, 3 * totals.size() * 4, nullptr,
+                            run.timings.track("grow", "fill:deltas"));
+    if (regions <= labelLevelLocalRegions && labelFused(run, built, levels, histogram, order))
+        return;
+
     queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data());
     queue.enqueueFillBuffer(state.deltas, cl_uint(0), 0, totals.size() * 4);
+    cl::Buffer meanTable = state.scratch(size_t(regions) * 8);
     queue.enqueueWriteBuffer(meanTable, CL_TRUE, 0, means.size() * 8, means.data());
 
     cl::Kernel& label = state.kernel(built.program, "label_level");
