@@ -413,6 +413,8 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
         versus(best->speedupOverFloodFill, "cv::floodFill");
         versus(best->speedupOverNpp, "NPP");
         out << "\n";
+        if (!best->kernels.empty())
+            out << deviceTimeLine(best->kernels) << "\n";
     }
     // NPP's region against the reference's, so that a wrong one reads as wrong, not as fast.
     for (const Measurement& row : benchCase.rows) {
@@ -503,6 +505,14 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
                 object["firstClickMilliseconds"] = spreadJson(*row.firstMs);
             object["deviceMilliseconds"] = row.deviceMs ? QJsonValue(spreadJson(*row.deviceMs)) : QJsonValue();
             object["idleMilliseconds"] = row.idleMs ? QJsonValue(spreadJson(*row.idleMs)) : QJsonValue();
+            QJsonArray kernels;
+            for (const KernelTotal& total : row.kernels)
+                kernels.append(QJsonObject{{"stage", QString::fromStdString(total.stage)},
+                                           {"kernel", QString::fromStdString(total.kernel)},
+                                           {"launches", total.launches},
+                                           {"ms", double(total.totalNs) / 1e6}});
+            if (row.kind == Kind::Variant)
+                object["kernels"] = kernels;
             object["iterations"] = double(row.iterations);
             object["microsecondsPerIteration"] = row.iterations ? QJsonValue(perIterationUs(row)) : QJsonValue();
             object["pixelsPerSecond"] = megapixelsPerSecond(row, benchCase) * 1e6;
@@ -664,6 +674,19 @@ std::string hostProcessor()
 }
 
 } // namespace
+
+std::string deviceTimeLine(const std::vector<KernelTotal>& totals)
+{
+    std::string line = "where its last click's device time went:";
+    const char* separator = " ";
+    for (const KernelTotal& total : totals) {
+        line += separator + total.kernel + " " + readable(double(total.totalNs) / 1e6) + " ms";
+        if (total.launches > 1)
+            line += " in " + std::to_string(total.launches);
+        separator = ", ";
+    }
+    return line;
+}
 
 bool runBench(const std::vector<std::string>& arguments)
 {

@@ -11,6 +11,7 @@
 namespace rgx {
 
 struct DeviceInfo;
+struct KernelTotal;
 
 // The variants a bench runs (--variants): for a keyword, every correct
 // variant the device can run that `keep` keeps; for a list (variants
@@ -20,6 +21,10 @@ struct DeviceInfo;
 std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device,
                                         const std::function<bool(const GrowVariant&)>& keep,
                                         const std::string& expected);
+
+// "where its last click's device time went: K 1.23 ms in 4, ...": the
+// kernels and transfers of a click, for the best variant's line.
+std::string deviceTimeLine(const std::vector<KernelTotal>& totals);
 
 // The usage lines of bench and bench --interactive, for rgx-cli --help.
 extern const char* benchUsage;

@@ -127,17 +127,8 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
         if (best->speedupOverReference)
             out << "; " << versus(*best->speedupOverReference, "the CPU reference");
         out << "\n";
-        if (!best->kernels.empty()) {
-            out << "  where its last click's device time went:";
-            const char* separator = " ";
-            for (const KernelTotal& total : best->kernels) {
-                out << separator << total.kernel << " " << milliseconds(double(total.totalNs) / 1e6) << " ms";
-                if (total.launches > 1)
-                    out << " in " << total.launches;
-                separator = ", ";
-            }
-            out << "\n";
-        }
+        if (!best->kernels.empty())
+            out << "  " << deviceTimeLine(best->kernels) << "\n";
         if (volumeCase.targetMs && result.size == 512)
             out << "  issue 27 target at 512^3: at most " << milliseconds(*volumeCase.targetMs) << " ms: "
                 << (best->residentMs.median <= *volumeCase.targetMs ? "met" : "MISSED") << "\n";

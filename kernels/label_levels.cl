@@ -205,12 +205,12 @@ __kernel void close_level(const uint region_total, __global uint* totals, __glob
     }
 }
 
-// A voxel of the next level, looked at before the grid barrier that ends
-// the level before it: its index, luma and which neighbours have the stamp
-// before its own (order, luma and stamps do not change in this pass), so
-// that after the barrier only those neighbours' labels are read.
+// A voxel of a level, looked at ahead: its index, luma and which
+// neighbours have the stamp before its own (order, luma and stamps do not
+// change in this pass).
 typedef struct {
     uint p;
+    voxel_t v;   // where p lies
     uint value;
     uint before; // bit d: neighbour d has stamp level - 1
 } Ahead;
@@ -220,55 +220,81 @@ inline Ahead look_ahead(uint p, uint level, int width, int height, int slice_hei
 {
     Ahead a;
     a.p = p;
+    a.v = voxel_of(p, width, slice_height);
     a.value = luma[p];
     a.before = 0;
-    const voxel_t v = voxel_of(p, width, slice_height);
     for (int d = 0; d < neighbour_end(connectivity); ++d) {
-        const uint q = neighbour_index(v, d, width, height, slice_height);
+        const uint q = neighbour_index(a.v, d, width, height, slice_height);
         if (neighbour_in_use(d, connectivity) && q != NO_NEIGHBOUR && stamps[q] == level - 1)
             a.before |= 1u << d;
     }
     return a;
 }
 
-// SPEC step 5 for one voxel: the label of least distance to its mean among
-// its neighbours of the stamp before (labels written by other work-groups
-// before the grid barrier: read through volatile), ties to the smallest.
-inline void label_one(const Ahead a, int width, int height, int slice_height, volatile __global ushort* labels,
-                      __local const ulong* means, uint region_total, __local uint* stats)
+// SPEC step 5 for one voxel, given its neighbours' labels (label[d] for the
+// neighbours in a.before): the label of least distance to its mean, ties
+// to the smallest. A mean floor(256 sum / count) of 16-bit lumas is below
+// 2^24: 32 bits hold it and every distance.
+inline uint decide(const Ahead a, const uint* label, __local const uint* means, uint region_total)
 {
-    const voxel_t v = voxel_of(a.p, width, slice_height);
-    const ulong scaled = (ulong)a.value << 8;
+    const uint scaled = a.value << 8;
     uint best = 0;
-    ulong best_distance = 0;
-    for (uint rest = a.before; rest != 0; rest &= rest - 1) {
-        const int d = 31 - (int)clz(rest & (0u - rest));
-        const uint k = labels[neighbour_index(v, d, width, height, slice_height)];
-        if (k == 0 || k > region_total)
+    uint best_distance = 0;
+#pragma unroll
+    for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
+        const uint k = label[d];
+        if (((a.before >> d) & 1u) == 0 || k == 0 || k > region_total)
             continue;
-        const ulong mean = means[k - 1];
-        const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
+        const uint mean = means[k - 1];
+        const uint distance = scaled > mean ? scaled - mean : mean - scaled;
         if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
             best = k;
             best_distance = distance;
         }
     }
-    labels[a.p] = (ushort)best;
-    if (best != 0) {
-        atomic_inc(&stats[(best - 1) * STATS_WORDS]);
-        local_add_u64_wide(&stats[(best - 1) * STATS_WORDS + 1], a.value);
+    return best;
+}
+
+// The labels of a's neighbours of the stamp before, every load issued
+// before any is used (written by other work-groups before the grid
+// barrier: read through volatile).
+inline void neighbour_labels(const Ahead a, bool valid, int width, int height, int slice_height,
+                             volatile __global ushort* labels, uint* label)
+{
+#pragma unroll
+    for (int d = 0; d < RGX_NEIGHBOURS; ++d)
+        label[d] = valid && ((a.before >> d) & 1u) ? labels[neighbour_index(a.v, d, width, height, slice_height)] : 0;
+}
+
+inline void count_label(uint k, uint value, __local uint* stats)
+{
+    if (k != 0) {
+        atomic_inc(&stats[(k - 1) * STATS_WORDS]);
+        local_add_u64_wide(&stats[(k - 1) * STATS_WORDS + 1], value);
     }
+}
+
+// The voxels of `level` work-item `gid` takes first: whether there is one.
+inline bool has_voxel(uint level, uint levels, uint gid, __global const uint* ends)
+{
+    return level < levels && gid < ends[level] - ends[level - 1];
 }
 
 // Levels 1 .. levels - 1 in one launch, a grid barrier between levels; at
 // most LOCAL_REGIONS regions. ends[s - 1] .. ends[s]: the voxels of stamp
-// s in `order` (bucket_stamps leaves the ends where the starts were). Every work-group keeps the regions' totals in local
-// memory, from the seeds' (`totals`) on: after a level's barrier each adds
-// that level's counts and sums, which the groups left in one of three
-// slots of `deltas` (slot level % 3; slot level + 1's is zeroed during the
-// level, when every group has read it as slot level - 2's), and computes
-// the next means itself. A level's voxels beyond the first global-size of
-// them are looked at after the barrier.
+// s in `order` (bucket_stamps leaves the ends where the starts were).
+//
+// A level's time is its chain of dependent steps, so each level issues its
+// loads together, right after the barrier: the level before's counts and
+// sums, the next level's voxels' lumas and neighbours' stamps, and the
+// voxel indices of the level after that (work-item g takes voxel g of each
+// level: three levels in flight); then its voxels' neighbours' labels.
+// Every work-group keeps the regions' totals in local memory, from the
+// seeds' (`totals`) on, adding each level's counts and sums, which the
+// groups leave in slot level % 3 of `deltas` (slot level + 1 is zeroed
+// during the level: every group read it, as slot level - 2, before the
+// barrier that ended level - 1). A level's voxels beyond the first
+// global-size of them are looked at when it runs.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void label_levels_fused(const uint levels, __global const uint* ends, __global const uint* order,
                         const int width, const int height, const int slice_height, const int connectivity,
@@ -277,43 +303,94 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
                         volatile __global uint* counters)
 {
     __local uint stats[LOCAL_REGIONS * STATS_WORDS];
-    __local ulong means[LOCAL_REGIONS];
+    __local uint means[LOCAL_REGIONS];
     __local uint verdict;
     if (!grid_roll_call(counters + RGX_COUNTER_GRID, &verdict))
         return;
     const uint lid = get_local_id(0);
     const uint gid = get_global_id(0), items = get_global_size(0);
+    const uint slot_words = region_total * STATS_WORDS;
     // Work-item k keeps region k's totals (k < region_total, in steps of the group).
     uint count[(LOCAL_REGIONS + RGX_WG_SIZE - 1) / RGX_WG_SIZE];
     ulong sum[(LOCAL_REGIONS + RGX_WG_SIZE - 1) / RGX_WG_SIZE];
-    for (uint j = 0, k = lid; k < LOCAL_REGIONS; ++j, k += RGX_WG_SIZE) {
-        count[j] = k < region_total ? totals[k * STATS_WORDS] : 0;
-        sum[j] = k < region_total ? ((ulong)totals[k * STATS_WORDS + 2] << 32) | totals[k * STATS_WORDS + 1] : 0;
+    for (uint j = 0, k = lid; k < region_total; ++j, k += RGX_WG_SIZE) {
+        count[j] = totals[k * STATS_WORDS];
+        sum[j] = ((ulong)totals[k * STATS_WORDS + 2] << 32) | totals[k * STATS_WORDS + 1];
     }
+    // The pipeline: this level's voxel, the next level's index, the index after.
+    bool now_valid = has_voxel(1, levels, gid, ends);
+    Ahead now = {0, {0, 0, 0}, 0, 0};
+    if (now_valid)
+        now = look_ahead(order[ends[0] + gid], 1, width, height, slice_height, connectivity, luma, stamps);
+    bool next_valid = has_voxel(2, levels, gid, ends);
+    uint next_p = next_valid ? order[ends[1] + gid] : 0;
+    bool after_valid = has_voxel(3, levels, gid, ends);
+    uint after_p = after_valid ? order[ends[2] + gid] : 0;
     uint passed = 0;
-    Ahead next = {0, 0, 0};
-    if (levels > 1 && gid < ends[1] - ends[0])
-        next = look_ahead(order[ends[0] + gid], 1, width, height, slice_height, connectivity, luma, stamps);
     for (uint level = 1; level < levels; ++level) {
+        // Every load of the level, issued together.
+        uint label[RGX_NEIGHBOURS];
+        const voxel_t nv = voxel_of(next_p, width, slice_height);
+        uint stamp[RGX_NEIGHBOURS];
+#pragma unroll
+        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
+            const uint q = neighbour_index(nv, d, width, height, slice_height);
+            stamp[d] = next_valid && d < neighbour_end(connectivity) && neighbour_in_use(d, connectivity) &&
+                               q != NO_NEIGHBOUR
+                           ? stamps[q]
+                           : UNCLASSIFIED;
+        }
+        const uint next_value = next_valid ? luma[next_p] : 0;
+        const bool later_valid = has_voxel(level + 3, levels, gid, ends);
+        const uint later_p = later_valid ? order[ends[level + 2] + gid] : 0;
+        volatile __global uint* before_slot = deltas + ((level - 1) % 3) * slot_words;
         for (uint j = 0, k = lid; k < region_total; ++j, k += RGX_WG_SIZE) {
-            means[k] = (sum[j] << 8) / (ulong)max(count[j], 1u);
+            if (level > 1) {
+                count[j] += before_slot[k * STATS_WORDS];
+                sum[j] += ((ulong)before_slot[k * STATS_WORDS + 2] << 32) | before_slot[k * STATS_WORDS + 1];
+            }
+            means[k] = (uint)((sum[j] << 8) / (ulong)max(count[j], 1u));
             stats[k * STATS_WORDS] = stats[k * STATS_WORDS + 1] = stats[k * STATS_WORDS + 2] = 0;
         }
         if (get_group_id(0) == 0)
-            for (uint i = lid; i < region_total * STATS_WORDS; i += RGX_WG_SIZE)
-                deltas[((level + 1) % 3) * region_total * STATS_WORDS + i] = 0;
+            for (uint i = lid; i < slot_words; i += RGX_WG_SIZE)
+                deltas[((level + 1) % 3) * slot_words + i] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
+        // The labels after the barrier: loaded before it into an array live
+        // across it, PoCL 3.1 labelled wrong (the H100 gained nothing from it).
+        neighbour_labels(now, now_valid, width, height, slice_height, labels, label);
+
+        if (now_valid) {
+            const uint k = decide(now, label, means, region_total);
+            labels[now.p] = (ushort)k;
+            count_label(k, now.value, stats);
+        }
         const uint first = ends[level - 1], voxels = ends[level] - first;
-        if (gid < voxels)
-            label_one(next, width, height, slice_height, labels, means, region_total, stats);
-        for (uint i = gid + items; i < voxels; i += items)
-            label_one(look_ahead(order[first + i], level, width, height, slice_height, connectivity, luma, stamps),
-                      width, height, slice_height, labels, means, region_total, stats);
-        if (level + 1 < levels && gid < ends[level + 1] - ends[level])
-            next = look_ahead(order[ends[level] + gid], level + 1, width, height, slice_height, connectivity,
-                              luma, stamps);
+        for (uint i = gid + items; i < voxels; i += items) {
+            const Ahead a =
+                look_ahead(order[first + i], level, width, height, slice_height, connectivity, luma, stamps);
+            neighbour_labels(a, true, width, height, slice_height, labels, label);
+            const uint k = decide(a, label, means, region_total);
+            labels[a.p] = (ushort)k;
+            count_label(k, a.value, stats);
+        }
+
+        // The pipeline moves on a level.
+        now_valid = next_valid;
+        now.p = next_p;
+        now.v = nv;
+        now.value = next_value;
+        now.before = 0;
+#pragma unroll
+        for (int d = 0; d < RGX_NEIGHBOURS; ++d)
+            now.before |= (stamp[d] == level ? 1u : 0u) << d;
+        next_valid = after_valid;
+        next_p = after_p;
+        after_valid = later_valid;
+        after_p = later_p;
+
         barrier(CLK_LOCAL_MEM_FENCE);
-        volatile __global uint* slot = deltas + (level % 3) * region_total * STATS_WORDS;
+        volatile __global uint* slot = deltas + (level % 3) * slot_words;
         for (uint k = lid; k < region_total; k += RGX_WG_SIZE) {
             const uint n = stats[k * STATS_WORDS];
             if (n == 0)
@@ -324,9 +401,5 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
         }
         if (!grid_barrier(counters + RGX_COUNTER_GRID, &passed, &verdict, level, &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
-        for (uint j = 0, k = lid; k < region_total; ++j, k += RGX_WG_SIZE) {
-            count[j] += slot[k * STATS_WORDS];
-            sum[j] += ((ulong)slot[k * STATS_WORDS + 2] << 32) | slot[k * STATS_WORDS + 1];
-        }
     }
 }

@@ -242,6 +242,7 @@ Measurement CaseBench::runVariant(const std::shared_ptr<const LumaImage>& image,
                 hostMs.push_back(run->hostMilliseconds);
                 deviceMs.push_back(kernelMilliseconds(run->timings));
                 idleMs.push_back(double(summarizeTimeline(run->timings).gapNs) / 1e6);
+                measurement.kernels = kernelTotals(run->timings);
             }
         }
     } catch (const InputError& error) {

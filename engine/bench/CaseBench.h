@@ -65,6 +65,7 @@ struct Measurement {
     std::optional<Spread> firstMs;  // variants: the first click of a new session, its upload included
     std::optional<Spread> deviceMs; // device runs only (NPP: by CUDA events)
     std::optional<Spread> idleMs;
+    std::vector<KernelTotal> kernels; // variants: where the last resident click's device time went
     uint32_t iterations = 0;
     uint64_t deviceBytes = 0;
     Check check;

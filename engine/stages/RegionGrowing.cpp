@@ -118,7 +118,7 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
     }
     if (tiles_ && grow::labelsInSecondPass(params_, seeds_.size()))
-        grow::labelLevelKernels(device);
+        grow::labelLevelKernels(device, depth > 1);
     if (!tiles_) {
         grow::LevelGeometry geometry;
         geometry.volume = depth > 1;

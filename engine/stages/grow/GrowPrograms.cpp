@@ -160,10 +160,11 @@ const BuiltProgram& brickKernels(ComputeDevice& device)
     return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26");
 }
 
-const BuiltProgram& labelLevelKernels(ComputeDevice& device)
+const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume)
 {
     return device.programs().get("label_levels.cl", device.info().openClCStandardOption(false) +
-                                                         " -DRGX_NEIGHBOURS=26 -DRGX_WG_SIZE=" +
+                                                         (volume ? " -DRGX_NEIGHBOURS=26" : " -DRGX_NEIGHBOURS=8") +
+                                                         " -DRGX_WG_SIZE=" +
                                                          std::to_string(labelLevelGroup) +
                                                          gridBarrierOptions(device.info()));
 }

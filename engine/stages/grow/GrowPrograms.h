@@ -68,6 +68,7 @@ constexpr size_t labelLevelGroup = 256;
 // The most regions its single launch keeps in a work-group's local memory
 // (LOCAL_REGIONS in label_levels.cl); more go two launches a level.
 constexpr size_t labelLevelLocalRegions = 256;
-const BuiltProgram& labelLevelKernels(ComputeDevice& device);
+// `volume`: for 26 neighbours at most, else 8.
+const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume);
 
 } // namespace rgx::grow

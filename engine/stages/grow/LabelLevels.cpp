@@ -86,7 +86,7 @@ bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer&
 void labelLevels(Run& run)
 {
     GrowState& state = run.state;
-    const BuiltProgram& built = labelLevelKernels(state.device());
+    const BuiltProgram& built = labelLevelKernels(state.device(), state.sliceHeight() != state.height());
     run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
     cl::CommandQueue& queue = run.queue;
     const cl_uint voxels = cl_uint(state.pixelCount());
