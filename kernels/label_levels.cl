@@ -77,11 +77,30 @@ void count_stamps(__global const uint* stamps, const uint voxels, const uint lev
             atomic_add(&histogram[i], counts[i]);
 }
 
+// Which neighbours of voxel v (stamp s > 0) have stamp s - 1: bit d for
+// neighbour d, the neighbours its label is chosen among.
+inline uint neighbours_before(uint v, uint s, int width, int height, int slice_height, int connectivity,
+                              __global const uint* stamps)
+{
+    uint before = 0;
+    const voxel_t at = voxel_of(v, width, slice_height);
+    for (int d = 0; d < neighbour_end(connectivity); ++d) {
+        const uint q = neighbour_index(at, d, width, height, slice_height);
+        if (neighbour_in_use(d, connectivity) && q != NO_NEIGHBOUR && stamps[q] == s - 1)
+            before |= 1u << d;
+    }
+    return before;
+}
+
 // order[cursor[s]++] = v for every classified voxel v of stamp s, one range
-// reserved per stamp and work-group chunk (cursor: the scan's starts).
+// reserved per stamp and work-group chunk (cursor: the scan's starts), and
+// beside it, before[...], v's neighbours of stamp s - 1 (neighbours_before):
+// here the chunk's neighbours are read in the image's order, where they
+// share cache lines, rather than level by level along a curve.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void bucket_stamps(__global const uint* stamps, const uint voxels, const uint levels,
-                   volatile __global uint* cursor, __global uint* order)
+                   volatile __global uint* cursor, __global uint* order, __global uint* before,
+                   const int width, const int height, const int slice_height, const int connectivity)
 {
     __local uint counts[LOCAL_LEVELS];
     const bool local_counts = levels <= LOCAL_LEVELS;
@@ -90,8 +109,13 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
         if (!local_counts) {
             for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
                 const uint s = stamps[chunk + i];
-                if (s < levels)
-                    order[atomic_inc(&cursor[s])] = chunk + i;
+                if (s < levels) {
+                    const uint at = atomic_inc(&cursor[s]);
+                    order[at] = chunk + i;
+                    before[at] = s > 0 ? neighbours_before(chunk + i, s, width, height, slice_height, connectivity,
+                                                           stamps)
+                                       : 0;
+                }
             }
             continue;
         }
@@ -111,8 +135,12 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
             const uint s = stamps[chunk + i];
-            if (s < levels)
-                order[atomic_inc(&counts[s])] = chunk + i;
+            if (s < levels) {
+                const uint at = atomic_inc(&counts[s]);
+                order[at] = chunk + i;
+                before[at] =
+                    s > 0 ? neighbours_before(chunk + i, s, width, height, slice_height, connectivity, stamps) : 0;
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -205,31 +233,25 @@ __kernel void close_level(const uint region_total, __global uint* totals, __glob
     }
 }
 
-// A voxel of a level, looked at ahead: its index, luma and which
-// neighbours have the stamp before its own (order, luma and stamps do not
-// change in this pass).
+// A voxel of a level: its index, where it lies, its luma and which
+// neighbours have the stamp before its own (bucket_stamps' `before`).
 typedef struct {
     uint p;
-    voxel_t v;   // where p lies
+    voxel_t v;
     uint value;
-    uint before; // bit d: neighbour d has stamp level - 1
+    uint before;
 } Ahead;
 
-inline Ahead look_ahead(uint p, uint level, int width, int height, int slice_height, int connectivity,
-                        __global const ushort* luma, __global const uint* stamps)
-{
-    Ahead a;
-    a.p = p;
-    a.v = voxel_of(p, width, slice_height);
-    a.value = luma[p];
-    a.before = 0;
-    for (int d = 0; d < neighbour_end(connectivity); ++d) {
-        const uint q = neighbour_index(a.v, d, width, height, slice_height);
-        if (neighbour_in_use(d, connectivity) && q != NO_NEIGHBOUR && stamps[q] == level - 1)
-            a.before |= 1u << d;
-    }
-    return a;
-}
+// Voxel `i` of order and before into `a`. (A macro: a function returning
+// the struct makes it a noalias argument once inlined, whose scope
+// declaration Oclgrind 21.10 cannot run.)
+#define VOXEL_AT(a, i)                                                                                         \
+    do {                                                                                                      \
+        (a).p = order[i];                                                                                     \
+        (a).before = before[i];                                                                               \
+        (a).v = voxel_of((a).p, width, slice_height);                                                         \
+        (a).value = luma[(a).p];                                                                              \
+    } while (0)
 
 // SPEC step 5 for one voxel, given its neighbours' labels (label[d] for the
 // neighbours in a.before): the label of least distance to its mean, ties
@@ -258,12 +280,12 @@ inline uint decide(const Ahead a, const uint* label, __local const uint* means, 
 // The labels of a's neighbours of the stamp before, every load issued
 // before any is used (written by other work-groups before the grid
 // barrier: read through volatile).
-inline void neighbour_labels(const Ahead a, bool valid, int width, int height, int slice_height,
+inline void neighbour_labels(const Ahead a, int width, int height, int slice_height,
                              volatile __global ushort* labels, uint* label)
 {
 #pragma unroll
     for (int d = 0; d < RGX_NEIGHBOURS; ++d)
-        label[d] = valid && ((a.before >> d) & 1u) ? labels[neighbour_index(a.v, d, width, height, slice_height)] : 0;
+        label[d] = ((a.before >> d) & 1u) ? labels[neighbour_index(a.v, d, width, height, slice_height)] : 0;
 }
 
 inline void count_label(uint k, uint value, __local uint* stats)
@@ -282,25 +304,25 @@ inline bool has_voxel(uint level, uint levels, uint gid, __global const uint* en
 
 // Levels 1 .. levels - 1 in one launch, a grid barrier between levels; at
 // most LOCAL_REGIONS regions. ends[s - 1] .. ends[s]: the voxels of stamp
-// s in `order` (bucket_stamps leaves the ends where the starts were).
+// s in `order` and `before` (bucket_stamps leaves the ends where the starts
+// were).
 //
 // A level's time is its chain of dependent steps, so each level issues its
 // loads together, right after the barrier: the level before's counts and
-// sums, the next level's voxels' lumas and neighbours' stamps, and the
-// voxel indices of the level after that (work-item g takes voxel g of each
-// level: three levels in flight); then its voxels' neighbours' labels.
+// sums, the next level's voxels' lumas, and the voxel indices and
+// neighbour masks of the level after that (work-item g takes voxel g of
+// each level: three levels in flight); then its voxels' neighbours' labels.
 // Every work-group keeps the regions' totals in local memory, from the
 // seeds' (`totals`) on, adding each level's counts and sums, which the
 // groups leave in slot level % 3 of `deltas` (slot level + 1 is zeroed
 // during the level: every group read it, as slot level - 2, before the
 // barrier that ended level - 1). A level's voxels beyond the first
-// global-size of them are looked at when it runs.
+// global-size of them are read when it runs.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void label_levels_fused(const uint levels, __global const uint* ends, __global const uint* order,
-                        const int width, const int height, const int slice_height, const int connectivity,
-                        __global const ushort* luma, __global const uint* stamps, volatile __global ushort* labels,
-                        __global const uint* totals, const uint region_total, volatile __global uint* deltas,
-                        volatile __global uint* counters)
+                        __global const uint* before, const int width, const int height, const int slice_height,
+                        __global const ushort* luma, volatile __global ushort* labels, __global const uint* totals,
+                        const uint region_total, volatile __global uint* deltas, volatile __global uint* counters)
 {
     __local uint stats[LOCAL_REGIONS * STATS_WORDS];
     __local uint means[LOCAL_REGIONS];
@@ -317,32 +339,27 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
         count[j] = totals[k * STATS_WORDS];
         sum[j] = ((ulong)totals[k * STATS_WORDS + 2] << 32) | totals[k * STATS_WORDS + 1];
     }
-    // The pipeline: this level's voxel, the next level's index, the index after.
+    // The pipeline: this level's voxel, the next level's, the index and mask after.
     bool now_valid = has_voxel(1, levels, gid, ends);
     Ahead now = {0, {0, 0, 0}, 0, 0};
     if (now_valid)
-        now = look_ahead(order[ends[0] + gid], 1, width, height, slice_height, connectivity, luma, stamps);
+        VOXEL_AT(now, ends[0] + gid);
     bool next_valid = has_voxel(2, levels, gid, ends);
-    uint next_p = next_valid ? order[ends[1] + gid] : 0;
+    const uint next_at = next_valid ? ends[1] + gid : 0;
+    uint next_p = next_valid ? order[next_at] : 0;
+    uint next_before = next_valid ? before[next_at] : 0;
     bool after_valid = has_voxel(3, levels, gid, ends);
-    uint after_p = after_valid ? order[ends[2] + gid] : 0;
+    const uint after_at = after_valid ? ends[2] + gid : 0;
+    uint after_p = after_valid ? order[after_at] : 0;
+    uint after_before = after_valid ? before[after_at] : 0;
     uint passed = 0;
     for (uint level = 1; level < levels; ++level) {
-        // Every load of the level, issued together.
-        uint label[RGX_NEIGHBOURS];
-        const voxel_t nv = voxel_of(next_p, width, slice_height);
-        uint stamp[RGX_NEIGHBOURS];
-#pragma unroll
-        for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
-            const uint q = neighbour_index(nv, d, width, height, slice_height);
-            stamp[d] = next_valid && d < neighbour_end(connectivity) && neighbour_in_use(d, connectivity) &&
-                               q != NO_NEIGHBOUR
-                           ? stamps[q]
-                           : UNCLASSIFIED;
-        }
+        // The loads that do not wait for this level's labels, issued together.
         const uint next_value = next_valid ? luma[next_p] : 0;
         const bool later_valid = has_voxel(level + 3, levels, gid, ends);
-        const uint later_p = later_valid ? order[ends[level + 2] + gid] : 0;
+        const uint later_at = later_valid ? ends[level + 2] + gid : 0;
+        const uint later_p = later_valid ? order[later_at] : 0;
+        const uint later_before = later_valid ? before[later_at] : 0;
         volatile __global uint* before_slot = deltas + ((level - 1) % 3) * slot_words;
         for (uint j = 0, k = lid; k < region_total; ++j, k += RGX_WG_SIZE) {
             if (level > 1) {
@@ -356,20 +373,22 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
             for (uint i = lid; i < slot_words; i += RGX_WG_SIZE)
                 deltas[((level + 1) % 3) * slot_words + i] = 0;
         barrier(CLK_LOCAL_MEM_FENCE);
-        // The labels after the barrier: loaded before it into an array live
-        // across it, PoCL 3.1 labelled wrong (the H100 gained nothing from it).
-        neighbour_labels(now, now_valid, width, height, slice_height, labels, label);
-
+        // The labels after the barrier, into an array of the kernel's own:
+        // loaded before it (the array live across it), or into an array of
+        // decide's, PoCL 3.1 labelled wrong (the H100 gained nothing from
+        // the first).
+        uint label[RGX_NEIGHBOURS];
         if (now_valid) {
+            neighbour_labels(now, width, height, slice_height, labels, label);
             const uint k = decide(now, label, means, region_total);
             labels[now.p] = (ushort)k;
             count_label(k, now.value, stats);
         }
         const uint first = ends[level - 1], voxels = ends[level] - first;
         for (uint i = gid + items; i < voxels; i += items) {
-            const Ahead a =
-                look_ahead(order[first + i], level, width, height, slice_height, connectivity, luma, stamps);
-            neighbour_labels(a, true, width, height, slice_height, labels, label);
+            Ahead a;
+            VOXEL_AT(a, first + i);
+            neighbour_labels(a, width, height, slice_height, labels, label);
             const uint k = decide(a, label, means, region_total);
             labels[a.p] = (ushort)k;
             count_label(k, a.value, stats);
@@ -378,16 +397,15 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
         // The pipeline moves on a level.
         now_valid = next_valid;
         now.p = next_p;
-        now.v = nv;
+        now.v = voxel_of(next_p, width, slice_height);
         now.value = next_value;
-        now.before = 0;
-#pragma unroll
-        for (int d = 0; d < RGX_NEIGHBOURS; ++d)
-            now.before |= (stamp[d] == level ? 1u : 0u) << d;
+        now.before = next_before;
         next_valid = after_valid;
         next_p = after_p;
+        next_before = after_before;
         after_valid = later_valid;
         after_p = later_p;
+        after_before = later_before;
 
         barrier(CLK_LOCAL_MEM_FENCE);
         volatile __global uint* slot = deltas + (level % 3) * slot_words;

@@ -197,12 +197,19 @@ public:
     uint32_t* readBackWords() const;
 
     // The list of every pixel by stamp that a competitive run of several
-    // regions in bricks labels level by level (kernels/label_levels.cl):
-    // the queue's first frontier buffer, which that run does not use.
+    // regions in tiles or bricks labels level by level
+    // (kernels/label_levels.cl), and beside it each pixel's neighbours of
+    // the stamp before: the queue's frontier buffers, which that run does
+    // not use.
     cl::Buffer& levelOrder()
     {
         ensure(frontier[0], pixelCount() * 4);
         return frontier[0];
+    }
+    cl::Buffer& levelBefore()
+    {
+        ensure(frontier[1], pixelCount() * 4);
+        return frontier[1];
     }
     // A buffer of its own for a run's small scratch (at least 4 bytes).
     cl::Buffer scratch(size_t bytes) { return make(bytes); }

@@ -34,20 +34,19 @@ namespace {
 // Every level in one launch (label_levels_fused); false where the
 // work-groups could not all run at once or stopped meeting (then the run's
 // note says so, and nothing of the launch is kept).
-bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer& ends, cl::Buffer& order)
+bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer& ends)
 {
     GrowState& state = run.state;
     cl::Kernel& fused = state.kernel(built.program, "label_levels_fused");
     int a = 0;
     fused.setArg(a++, levels);
     fused.setArg(a++, ends);
-    fused.setArg(a++, order);
+    fused.setArg(a++, state.levelOrder());
+    fused.setArg(a++, state.levelBefore());
     fused.setArg(a++, cl_int(state.width()));
     fused.setArg(a++, cl_int(state.height()));
     fused.setArg(a++, cl_int(state.sliceHeight()));
-    fused.setArg(a++, cl_int(run.params.connectivity));
     fused.setArg(a++, state.luma);
-    fused.setArg(a++, state.stamps[0]);
     fused.setArg(a++, state.labels[0]);
     fused.setArg(a++, state.totals);
     fused.setArg(a++, cl_uint(run.seeds.size()));
@@ -134,6 +133,12 @@ void labelLevels(Run& run)
     bucket.setArg(2, levels);
     bucket.setArg(3, histogram);
     bucket.setArg(4, order);
+    cl::Buffer& before = state.levelBefore();
+    bucket.setArg(5, before);
+    bucket.setArg(6, cl_int(state.width()));
+    bucket.setArg(7, cl_int(state.height()));
+    bucket.setArg(8, cl_int(state.sliceHeight()));
+    bucket.setArg(9, cl_int(run.params.connectivity));
     queue.enqueueNDRangeKernel(bucket, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "bucket_stamps", notAnIteration));
 
@@ -151,7 +156,7 @@ void labelLevels(Run& run)
                              run.timings.track("grow", "write:totals"));
     queue.enqueueFillBuffer(state.deltas, cl_uint(0), 0, 3 * totals.size() * 4, nullptr,
                             run.timings.track("grow", "fill:deltas"));
-    if (regions <= labelLevelLocalRegions && labelFused(run, built, levels, histogram, order))
+    if (regions <= labelLevelLocalRegions && labelFused(run, built, levels, histogram))
         return;
 
     queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data());
