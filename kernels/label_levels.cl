@@ -49,33 +49,18 @@ void largest_stamp(__global const uint* stamps, const uint voxels, volatile __gl
         atomic_max(largest, group_largest);
 }
 
-// histogram[s]: the classified voxels of stamp s (s < levels).
-__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
-void count_stamps(__global const uint* stamps, const uint voxels, const uint levels,
-                  volatile __global uint* histogram)
-{
-    __local uint counts[LOCAL_LEVELS];
-    const bool local_counts = levels <= LOCAL_LEVELS;
-    const uint lid = get_local_id(0);
-    for (uint i = lid; local_counts && i < levels; i += RGX_WG_SIZE)
-        counts[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint chunk = get_group_id(0) * CHUNK; chunk < voxels; chunk += get_num_groups(0) * CHUNK) {
-        for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
-            const uint s = stamps[chunk + i];
-            if (s < levels) {
-                if (local_counts)
-                    atomic_inc(&counts[s]);
-                else
-                    atomic_inc(&histogram[s]);
-            }
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; local_counts && i < levels; i += RGX_WG_SIZE)
-        if (counts[i] != 0)
-            atomic_add(&histogram[i], counts[i]);
-}
+// What label_levels_fused reads of voxel v (stamp s > 0) besides its
+// neighbours' labels, in one word where it fits: which neighbours have
+// stamp s - 1 (bit d for neighbour d; neighbours_before), and in an image
+// its luma above the 8 neighbour bits (a volume's 26 leave no room: it
+// reads the luma too).
+#if RGX_NEIGHBOURS > 8
+#define INFO_LUMA(info, p) ((uint)luma[p])
+#define INFO_BEFORE(info) (info)
+#else
+#define INFO_LUMA(info, p) ((info) >> 8)
+#define INFO_BEFORE(info) ((info) & 0xFFu)
+#endif
 
 // Which neighbours of voxel v (stamp s > 0) have stamp s - 1: bit d for
 // neighbour d, the neighbours its label is chosen among.
@@ -92,15 +77,53 @@ inline uint neighbours_before(uint v, uint s, int width, int height, int slice_h
     return before;
 }
 
+// histogram[s]: the classified voxels of stamp s (s < levels); and
+// info[v] for each classified voxel v of stamp 1 and above (INFO_LUMA,
+// INFO_BEFORE), made here where the image is read in its own order and a
+// voxel's neighbours share cache lines, rather than level by level along a
+// curve.
+__kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
+void count_stamps(__global const uint* stamps, const uint voxels, const uint levels,
+                  volatile __global uint* histogram, __global uint* info, __global const ushort* luma,
+                  const int width, const int height, const int slice_height, const int connectivity)
+{
+    __local uint counts[LOCAL_LEVELS];
+    const bool local_counts = levels <= LOCAL_LEVELS;
+    const uint lid = get_local_id(0);
+    for (uint i = lid; local_counts && i < levels; i += RGX_WG_SIZE)
+        counts[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint chunk = get_group_id(0) * CHUNK; chunk < voxels; chunk += get_num_groups(0) * CHUNK) {
+        for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
+            const uint v = chunk + i;
+            const uint s = stamps[v];
+            if (s < levels) {
+                if (local_counts)
+                    atomic_inc(&counts[s]);
+                else
+                    atomic_inc(&histogram[s]);
+            }
+            if (s != 0 && s < levels) {
+                const uint before = neighbours_before(v, s, width, height, slice_height, connectivity, stamps);
+#if RGX_NEIGHBOURS > 8
+                info[v] = before;
+#else
+                info[v] = ((uint)luma[v] << 8) | before;
+#endif
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; local_counts && i < levels; i += RGX_WG_SIZE)
+        if (counts[i] != 0)
+            atomic_add(&histogram[i], counts[i]);
+}
+
 // order[cursor[s]++] = v for every classified voxel v of stamp s, one range
-// reserved per stamp and work-group chunk (cursor: the scan's starts), and
-// beside it, before[...], v's neighbours of stamp s - 1 (neighbours_before):
-// here the chunk's neighbours are read in the image's order, where they
-// share cache lines, rather than level by level along a curve.
+// reserved per stamp and work-group chunk (cursor: the scan's starts).
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void bucket_stamps(__global const uint* stamps, const uint voxels, const uint levels,
-                   volatile __global uint* cursor, __global uint* order, __global uint* before,
-                   const int width, const int height, const int slice_height, const int connectivity)
+                   volatile __global uint* cursor, __global uint* order)
 {
     __local uint counts[LOCAL_LEVELS];
     const bool local_counts = levels <= LOCAL_LEVELS;
@@ -109,13 +132,8 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
         if (!local_counts) {
             for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
                 const uint s = stamps[chunk + i];
-                if (s < levels) {
-                    const uint at = atomic_inc(&cursor[s]);
-                    order[at] = chunk + i;
-                    before[at] = s > 0 ? neighbours_before(chunk + i, s, width, height, slice_height, connectivity,
-                                                           stamps)
-                                       : 0;
-                }
+                if (s < levels)
+                    order[atomic_inc(&cursor[s])] = chunk + i;
             }
             continue;
         }
@@ -135,12 +153,8 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint i = lid; i < CHUNK && chunk + i < voxels; i += RGX_WG_SIZE) {
             const uint s = stamps[chunk + i];
-            if (s < levels) {
-                const uint at = atomic_inc(&counts[s]);
-                order[at] = chunk + i;
-                before[at] =
-                    s > 0 ? neighbours_before(chunk + i, s, width, height, slice_height, connectivity, stamps) : 0;
-            }
+            if (s < levels)
+                order[atomic_inc(&counts[s])] = chunk + i;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -234,7 +248,7 @@ __kernel void close_level(const uint region_total, __global uint* totals, __glob
 }
 
 // A voxel of a level: its index, where it lies, its luma and which
-// neighbours have the stamp before its own (bucket_stamps' `before`).
+// neighbours have the stamp before its own (count_stamps' `info`).
 typedef struct {
     uint p;
     voxel_t v;
@@ -242,15 +256,16 @@ typedef struct {
     uint before;
 } Ahead;
 
-// Voxel `i` of order and before into `a`. (A macro: a function returning
-// the struct makes it a noalias argument once inlined, whose scope
-// declaration Oclgrind 21.10 cannot run.)
+// Voxel `i` of order into `a`, with its info. (A macro: a function
+// returning the struct makes it a noalias argument once inlined, whose
+// scope declaration Oclgrind 21.10 cannot run.)
 #define VOXEL_AT(a, i)                                                                                         \
     do {                                                                                                      \
         (a).p = order[i];                                                                                     \
-        (a).before = before[i];                                                                               \
+        const uint voxel_info = info[(a).p];                                                                  \
+        (a).before = INFO_BEFORE(voxel_info);                                                                 \
         (a).v = voxel_of((a).p, width, slice_height);                                                         \
-        (a).value = luma[(a).p];                                                                              \
+        (a).value = INFO_LUMA(voxel_info, (a).p);                                                             \
     } while (0)
 
 // SPEC step 5 for one voxel, given its neighbours' labels (label[d] for the
@@ -304,14 +319,14 @@ inline bool has_voxel(uint level, uint levels, uint gid, __global const uint* en
 
 // Levels 1 .. levels - 1 in one launch, a grid barrier between levels; at
 // most LOCAL_REGIONS regions. ends[s - 1] .. ends[s]: the voxels of stamp
-// s in `order` and `before` (bucket_stamps leaves the ends where the starts
-// were).
+// s in `order` (bucket_stamps leaves the ends where the starts were);
+// info[v]: count_stamps'.
 //
 // A level's time is its chain of dependent steps, so each level issues its
 // loads together, right after the barrier: the level before's counts and
-// sums, the next level's voxels' lumas, and the voxel indices and
-// neighbour masks of the level after that (work-item g takes voxel g of
-// each level: three levels in flight); then its voxels' neighbours' labels.
+// sums, the next level's voxels' info, and the voxel indices of the level
+// after that (work-item g takes voxel g of each level: three levels in
+// flight); then its voxels' neighbours' labels.
 // Every work-group keeps the regions' totals in local memory, from the
 // seeds' (`totals`) on, adding each level's counts and sums, which the
 // groups leave in slot level % 3 of `deltas` (slot level + 1 is zeroed
@@ -320,7 +335,7 @@ inline bool has_voxel(uint level, uint levels, uint gid, __global const uint* en
 // global-size of them are read when it runs.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void label_levels_fused(const uint levels, __global const uint* ends, __global const uint* order,
-                        __global const uint* before, const int width, const int height, const int slice_height,
+                        __global const uint* info, const int width, const int height, const int slice_height,
                         __global const ushort* luma, volatile __global ushort* labels, __global const uint* totals,
                         const uint region_total, volatile __global uint* deltas, volatile __global uint* counters)
 {
@@ -345,21 +360,16 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
     if (now_valid)
         VOXEL_AT(now, ends[0] + gid);
     bool next_valid = has_voxel(2, levels, gid, ends);
-    const uint next_at = next_valid ? ends[1] + gid : 0;
-    uint next_p = next_valid ? order[next_at] : 0;
-    uint next_before = next_valid ? before[next_at] : 0;
+    uint next_p = next_valid ? order[ends[1] + gid] : 0;
     bool after_valid = has_voxel(3, levels, gid, ends);
-    const uint after_at = after_valid ? ends[2] + gid : 0;
-    uint after_p = after_valid ? order[after_at] : 0;
-    uint after_before = after_valid ? before[after_at] : 0;
+    uint after_p = after_valid ? order[ends[2] + gid] : 0;
     uint passed = 0;
     for (uint level = 1; level < levels; ++level) {
         // The loads that do not wait for this level's labels, issued together.
-        const uint next_value = next_valid ? luma[next_p] : 0;
+        const uint next_info = next_valid ? info[next_p] : 0;
+        const uint next_value = next_valid ? INFO_LUMA(next_info, next_p) : 0;
         const bool later_valid = has_voxel(level + 3, levels, gid, ends);
-        const uint later_at = later_valid ? ends[level + 2] + gid : 0;
-        const uint later_p = later_valid ? order[later_at] : 0;
-        const uint later_before = later_valid ? before[later_at] : 0;
+        const uint later_p = later_valid ? order[ends[level + 2] + gid] : 0;
         volatile __global uint* before_slot = deltas + ((level - 1) % 3) * slot_words;
         for (uint j = 0, k = lid; k < region_total; ++j, k += RGX_WG_SIZE) {
             if (level > 1) {
@@ -399,13 +409,11 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
         now.p = next_p;
         now.v = voxel_of(next_p, width, slice_height);
         now.value = next_value;
-        now.before = next_before;
+        now.before = INFO_BEFORE(next_info);
         next_valid = after_valid;
         next_p = after_p;
-        next_before = after_before;
         after_valid = later_valid;
         after_p = later_p;
-        after_before = later_before;
 
         barrier(CLK_LOCAL_MEM_FENCE);
         volatile __global uint* slot = deltas + (level % 3) * slot_words;

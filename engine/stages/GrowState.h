@@ -198,15 +198,15 @@ public:
 
     // The list of every pixel by stamp that a competitive run of several
     // regions in tiles or bricks labels level by level
-    // (kernels/label_levels.cl), and beside it each pixel's neighbours of
-    // the stamp before: the queue's frontier buffers, which that run does
-    // not use.
+    // (kernels/label_levels.cl), and per pixel its neighbours of the stamp
+    // before (with its luma in an image): the queue's frontier buffers,
+    // which that run does not use.
     cl::Buffer& levelOrder()
     {
         ensure(frontier[0], pixelCount() * 4);
         return frontier[0];
     }
-    cl::Buffer& levelBefore()
+    cl::Buffer& levelInfo()
     {
         ensure(frontier[1], pixelCount() * 4);
         return frontier[1];

@@ -42,7 +42,7 @@ bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer&
     fused.setArg(a++, levels);
     fused.setArg(a++, ends);
     fused.setArg(a++, state.levelOrder());
-    fused.setArg(a++, state.levelBefore());
+    fused.setArg(a++, state.levelInfo());
     fused.setArg(a++, cl_int(state.width()));
     fused.setArg(a++, cl_int(state.height()));
     fused.setArg(a++, cl_int(state.sliceHeight()));
@@ -114,6 +114,12 @@ void labelLevels(Run& run)
     count.setArg(1, voxels);
     count.setArg(2, levels);
     count.setArg(3, histogram);
+    count.setArg(4, state.levelInfo());
+    count.setArg(5, state.luma);
+    count.setArg(6, cl_int(state.width()));
+    count.setArg(7, cl_int(state.height()));
+    count.setArg(8, cl_int(state.sliceHeight()));
+    count.setArg(9, cl_int(run.params.connectivity));
     queue.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "count_stamps", notAnIteration));
     std::vector<cl_uint> perLevel(levels), starts(levels);
@@ -133,12 +139,6 @@ void labelLevels(Run& run)
     bucket.setArg(2, levels);
     bucket.setArg(3, histogram);
     bucket.setArg(4, order);
-    cl::Buffer& before = state.levelBefore();
-    bucket.setArg(5, before);
-    bucket.setArg(6, cl_int(state.width()));
-    bucket.setArg(7, cl_int(state.height()));
-    bucket.setArg(8, cl_int(state.sliceHeight()));
-    bucket.setArg(9, cl_int(run.params.connectivity));
     queue.enqueueNDRangeKernel(bucket, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "bucket_stamps", notAnIteration));
 
