@@ -505,14 +505,8 @@ QByteArray benchJson(const BenchSettings& settings, const DeviceInfo& device, co
                 object["firstClickMilliseconds"] = spreadJson(*row.firstMs);
             object["deviceMilliseconds"] = row.deviceMs ? QJsonValue(spreadJson(*row.deviceMs)) : QJsonValue();
             object["idleMilliseconds"] = row.idleMs ? QJsonValue(spreadJson(*row.idleMs)) : QJsonValue();
-            QJsonArray kernels;
-            for (const KernelTotal& total : row.kernels)
-                kernels.append(QJsonObject{{"stage", QString::fromStdString(total.stage)},
-                                           {"kernel", QString::fromStdString(total.kernel)},
-                                           {"launches", total.launches},
-                                           {"ms", double(total.totalNs) / 1e6}});
             if (row.kind == Kind::Variant)
-                object["kernels"] = kernels;
+                object["kernels"] = deviceTimeJson(row.kernels);
             object["iterations"] = double(row.iterations);
             object["microsecondsPerIteration"] = row.iterations ? QJsonValue(perIterationUs(row)) : QJsonValue();
             object["pixelsPerSecond"] = megapixelsPerSecond(row, benchCase) * 1e6;
@@ -674,6 +668,17 @@ std::string hostProcessor()
 }
 
 } // namespace
+
+QJsonArray deviceTimeJson(const std::vector<KernelTotal>& totals)
+{
+    QJsonArray kernels;
+    for (const KernelTotal& total : totals)
+        kernels.append(QJsonObject{{"stage", QString::fromStdString(total.stage)},
+                                   {"kernel", QString::fromStdString(total.kernel)},
+                                   {"launches", total.launches},
+                                   {"ms", double(total.totalNs) / 1e6}});
+    return kernels;
+}
 
 std::string deviceTimeLine(const std::vector<KernelTotal>& totals)
 {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Variant.h"
+#include <QJsonArray>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInf
 // "where its last click's device time went: K 1.23 ms in 4, ...": the
 // kernels and transfers of a click, for the best variant's line.
 std::string deviceTimeLine(const std::vector<KernelTotal>& totals);
+// The same for the JSON files: {stage, kernel, launches, ms} each.
+QJsonArray deviceTimeJson(const std::vector<KernelTotal>& totals);
 
 // The usage lines of bench and bench --interactive, for rgx-cli --help.
 extern const char* benchUsage;

@@ -168,13 +168,7 @@ QJsonObject caseJson(const VolumeCaseResult& result)
             object["firstClickMs"] = run.firstClickMs;
             object["residentHostMs"] = spreadJson(run.residentMs);
             object["kernelMs"] = spreadJson(run.kernelMs);
-            QJsonArray kernels;
-            for (const KernelTotal& total : run.kernels)
-                kernels.append(QJsonObject{{"stage", QString::fromStdString(total.stage)},
-                                           {"kernel", QString::fromStdString(total.kernel)},
-                                           {"launches", total.launches},
-                                           {"ms", double(total.totalNs) / 1e6}});
-            object["kernels"] = kernels;
+            object["kernels"] = deviceTimeJson(run.kernels);
             object["iterations"] = double(run.iterations);
             object["classifiedVoxels"] = double(run.classified);
             object["check"] = checkJson(run.check);

@@ -160,6 +160,15 @@ void bucket_stamps(__global const uint* stamps, const uint voxels, const uint le
     }
 }
 
+// Whether region k at `distance` from a voxel's luma wins over the best so
+// far (none: best 0): the least distance, ties to the smallest label. A
+// mean floor(256 sum / count) of 16-bit lumas is below 2^24: 32 bits hold
+// it and every distance.
+inline bool nearer(uint k, uint distance, uint best, uint best_distance)
+{
+    return best == 0 || distance < best_distance || (distance == best_distance && k < best);
+}
+
 // Voxels of region k: into the work-group's totals, or the level's.
 inline void add_to_level(uint k, uint count, ulong sum, bool local_stats, __local uint* stats,
                           volatile __global uint* deltas)
@@ -197,7 +206,7 @@ void label_level(const uint level, const uint first, const uint count, __global 
         const uint value = luma[p];
         const ulong scaled = (ulong)value << 8;
         uint best = 0;
-        ulong best_distance = 0;
+        uint best_distance = 0;
         for (int d = 0; d < neighbour_end(connectivity); ++d) {
             // The index before the in-use test, as in region_growing.cl
             // (Intel's compiler got the other order wrong).
@@ -208,8 +217,8 @@ void label_level(const uint level, const uint first, const uint count, __global 
             if (k == 0 || k > region_total)
                 continue;
             const ulong mean = means[k - 1];
-            const ulong distance = scaled > mean ? scaled - mean : mean - scaled;
-            if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
+            const uint distance = (uint)(scaled > mean ? scaled - mean : mean - scaled);
+            if (nearer(k, distance, best, best_distance)) {
                 best = k;
                 best_distance = distance;
             }
@@ -270,8 +279,7 @@ typedef struct {
 
 // SPEC step 5 for one voxel, given its neighbours' labels (label[d] for the
 // neighbours in a.before): the label of least distance to its mean, ties
-// to the smallest. A mean floor(256 sum / count) of 16-bit lumas is below
-// 2^24: 32 bits hold it and every distance.
+// to the smallest (nearer).
 inline uint decide(const Ahead a, const uint* label, __local const uint* means, uint region_total)
 {
     const uint scaled = a.value << 8;
@@ -284,7 +292,7 @@ inline uint decide(const Ahead a, const uint* label, __local const uint* means, 
             continue;
         const uint mean = means[k - 1];
         const uint distance = scaled > mean ? scaled - mean : mean - scaled;
-        if (best == 0 || distance < best_distance || (distance == best_distance && k < best)) {
+        if (nearer(k, distance, best, best_distance)) {
             best = k;
             best_distance = distance;
         }
