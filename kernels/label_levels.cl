@@ -169,6 +169,20 @@ inline bool nearer(uint k, uint distance, uint best, uint best_distance)
     return best == 0 || distance < best_distance || (distance == best_distance && k < best);
 }
 
+// A work-group's counts and sums of a level (stats) into the level's (slot),
+// one pair of atomics per region it touched.
+inline void flush_stats(__local const uint* stats, volatile __global uint* slot, uint region_total, uint lid)
+{
+    for (uint k = lid; k < region_total; k += RGX_WG_SIZE) {
+        const uint n = stats[k * STATS_WORDS];
+        if (n == 0)
+            continue;
+        atomic_add(&slot[k * STATS_WORDS], n);
+        atomic_add_u64_wide(&slot[k * STATS_WORDS + 1],
+                            ((ulong)stats[k * STATS_WORDS + 2] << 32) | stats[k * STATS_WORDS + 1]);
+    }
+}
+
 // Voxels of region k: into the work-group's totals, or the level's.
 inline void add_to_level(uint k, uint count, ulong sum, bool local_stats, __local uint* stats,
                           volatile __global uint* deltas)
@@ -228,14 +242,8 @@ void label_level(const uint level, const uint first, const uint count, __global 
             add_to_level(best, 1, value, local_stats, stats, deltas);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = lid; local_stats && k < region_total; k += RGX_WG_SIZE) {
-        const uint n = stats[k * STATS_WORDS];
-        if (n == 0)
-            continue;
-        atomic_add(&deltas[k * STATS_WORDS], n);
-        atomic_add_u64_wide(&deltas[k * STATS_WORDS + 1],
-                            ((ulong)stats[k * STATS_WORDS + 2] << 32) | stats[k * STATS_WORDS + 1]);
-    }
+    if (local_stats)
+        flush_stats(stats, deltas, region_total, lid);
 }
 
 // After a level: totals += deltas, deltas = 0, and each region's mean
@@ -424,15 +432,7 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
         after_p = later_p;
 
         barrier(CLK_LOCAL_MEM_FENCE);
-        volatile __global uint* slot = deltas + (level % 3) * slot_words;
-        for (uint k = lid; k < region_total; k += RGX_WG_SIZE) {
-            const uint n = stats[k * STATS_WORDS];
-            if (n == 0)
-                continue;
-            atomic_add(&slot[k * STATS_WORDS], n);
-            atomic_add_u64_wide(&slot[k * STATS_WORDS + 1],
-                                ((ulong)stats[k * STATS_WORDS + 2] << 32) | stats[k * STATS_WORDS + 1]);
-        }
+        flush_stats(stats, deltas + (level % 3) * slot_words, region_total, lid);
         if (!grid_barrier(counters + RGX_COUNTER_GRID, &passed, &verdict, level, &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
     }
