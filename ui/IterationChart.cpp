@@ -79,16 +79,25 @@ QColor runColour(size_t run) { return kernelPalette[run % 10]; }
 // Why a run has no per-iteration bars, or an empty string.
 QString whyNoIterations(const RunEntry& run)
 {
-    bool anyIterations = false, tileRounds = false;
+    bool anyIterations = false, tileRounds = false, bricks = false, labelsFused = false;
     for (const TimingRecord& record : run.result->timings) {
         anyIterations = anyIterations || record.iteration > 0;
         tileRounds = tileRounds || record.note.rfind("tile round", 0) == 0;
+        bricks = bricks || record.kernel == "grow_bricks";
+        labelsFused = labelsFused || record.kernel == "label_levels_fused";
     }
     if (anyIterations)
         return {};
     // Device-side enqueue runs its iterations without the host, and
-    // fusion=tiles runs many levels in each tile between grid barriers.
-    return tileRounds ? QStringLiteral("levels ran inside tiles") : QStringLiteral("the device enqueued its iterations");
+    // fusion=tiles runs many levels in each tile (a volume's brick) between
+    // grid barriers (launches), and a competitive run of several regions
+    // then labels every level in one launch.
+    QString why = tileRounds ? QStringLiteral("levels ran inside tiles")
+                  : bricks   ? QStringLiteral("levels ran inside bricks")
+                             : QStringLiteral("the device enqueued its iterations");
+    if (labelsFused)
+        why += QStringLiteral(", then the labels level by level in one launch");
+    return why;
 }
 
 void addBars(QCustomPlot* plot, const RunEntry& run, const RunSeries& series, size_t r, size_t runCount,

@@ -180,6 +180,18 @@ void TimelinePlotTest::thePerIterationChartSaysWhyARunHasNoBars()
     drawPerIteration(&plot, {run(3, tiles)});
     QVERIFY2(title().startsWith(QStringLiteral("No per-iteration times: levels ran inside tiles")), qPrintable(title()));
     QCOMPARE(plot.plottableCount(), 0);
+    // A competitive run of several regions in two passes: tiles, then every level of labels in one launch.
+    auto twoPasses = tiles;
+    twoPasses[3].kernel = "label_levels_fused";
+    drawPerIteration(&plot, {run(5, twoPasses)});
+    QVERIFY2(title().startsWith(QStringLiteral(
+                 "No per-iteration times: levels ran inside tiles, then the labels level by level in one launch")),
+             qPrintable(title()));
+    auto bricks = someRun(); // a volume in bricks: no round notes
+    bricks[2].kernel = "grow_bricks";
+    drawPerIteration(&plot, {run(6, bricks)});
+    QVERIFY2(title().startsWith(QStringLiteral("No per-iteration times: levels ran inside bricks")),
+             qPrintable(title()));
     tiles[2].note.clear(); // a device-side enqueue chain: one launch, no note
     drawPerIteration(&plot, {run(4, tiles)});
     QVERIFY2(title().contains(QStringLiteral("the device enqueued its iterations")), qPrintable(title()));
