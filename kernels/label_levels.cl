@@ -51,16 +51,26 @@ void largest_stamp(__global const uint* stamps, const uint voxels, volatile __gl
 
 // What label_levels_fused reads of voxel v (stamp s > 0) besides its
 // neighbours' labels, in one word where it fits: which neighbours have
-// stamp s - 1 (bit d for neighbour d; neighbours_before), and in an image
-// its luma above the 8 neighbour bits (a volume's 26 leave no room: it
-// reads the luma too).
-#if RGX_NEIGHBOURS > 8
-#define INFO_LUMA(info, p) ((uint)luma[p])
-#define INFO_BEFORE(info) (info)
-#else
-#define INFO_LUMA(info, p) ((info) >> 8)
-#define INFO_BEFORE(info) ((info) & 0xFFu)
-#endif
+// stamp s - 1 (bit d for neighbour d; neighbours_before), and its luma
+// above 8 bits of them. An image's 8 neighbours fit, and a volume's 6 (d 0
+// to 3 in bits 0 to 3, d 8 and 9 in bits 4 and 5); a volume's 18 or 26
+// leave no room: the word is the neighbours, and the luma is read too.
+inline bool info_packed(int connectivity) { return RGX_NEIGHBOURS <= 8 || connectivity == 6; }
+
+inline uint info_of(uint before, uint value, int connectivity)
+{
+    if (!info_packed(connectivity))
+        return before;
+    if (RGX_NEIGHBOURS > 8)
+        before = (before & 0xFu) | ((before >> 4) & 0x30u);
+    return (value << 8) | before;
+}
+
+#define INFO_LUMA(info, p) (info_packed(connectivity) ? (info) >> 8 : (uint)luma[p])
+#define INFO_BEFORE(info)                                                                                      \
+    (!info_packed(connectivity) ? (info)                                                                       \
+     : RGX_NEIGHBOURS > 8       ? ((info) & 0xFu) | (((info) & 0x30u) << 4)                                    \
+                                : (info) & 0xFFu)
 
 // Which neighbours of voxel v (stamp s > 0) have stamp s - 1: bit d for
 // neighbour d, the neighbours its label is chosen among.
@@ -105,11 +115,7 @@ void count_stamps(__global const uint* stamps, const uint voxels, const uint lev
             }
             if (s != 0 && s < levels) {
                 const uint before = neighbours_before(v, s, width, height, slice_height, connectivity, stamps);
-#if RGX_NEIGHBOURS > 8
-                info[v] = before;
-#else
-                info[v] = ((uint)luma[v] << 8) | before;
-#endif
+                info[v] = info_of(before, luma[v], connectivity);
             }
         }
     }
@@ -352,6 +358,7 @@ inline bool has_voxel(uint level, uint levels, uint gid, __global const uint* en
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void label_levels_fused(const uint levels, __global const uint* ends, __global const uint* order,
                         __global const uint* info, const int width, const int height, const int slice_height,
+                        const int connectivity,
                         __global const ushort* luma, volatile __global ushort* labels, __global const uint* totals,
                         const uint region_total, volatile __global uint* deltas, volatile __global uint* counters)
 {

@@ -46,6 +46,7 @@ bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer&
     fused.setArg(a++, cl_int(state.width()));
     fused.setArg(a++, cl_int(state.height()));
     fused.setArg(a++, cl_int(state.sliceHeight()));
+    fused.setArg(a++, cl_int(run.params.connectivity));
     fused.setArg(a++, state.luma);
     fused.setArg(a++, state.labels[0]);
     fused.setArg(a++, state.totals);
