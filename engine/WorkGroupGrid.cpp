@@ -124,6 +124,11 @@ std::vector<WorkGroupGrid> growGrids(const GrowResult& result)
                            "halo queues it for the next round";
         return {grid};
     }
+    if (launched(result, "grow", "seed_distances"))
+        return {notByPlace("grow", "seed_distances",
+                           "in mode competitive every pixel joins at its distance from the nearest seed, which each "
+                           "work-item computes for the pixels it takes in steps of the whole launch; the labels "
+                           "then go level by level over the pixels of each distance (no map by place)")};
     if (launched(result, "grow", "grow_tiles")) {
         const KernelReport* report = reportOf(result, "grow_tiles");
         const long side = report ? buildOptionValue(report->options, "RGX_TILE_SIDE") : -1;

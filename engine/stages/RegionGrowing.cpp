@@ -17,8 +17,10 @@ namespace rgx {
 
 namespace grow {
 
-std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume)
+std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume, bool distances)
 {
+    if (tiles && distances)
+        return makeDistanceDriver();
     if (tiles)
         return volume ? makeBrickDriver() : makeTiledDriver();
     if (variant.fusion != Fusion::None)
@@ -109,11 +111,12 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
 {
     checkGrowInputs(device.info(), width, height, depth, seeds_, params_, variant_);
     tiles_ = variant_.fusion == Fusion::Tiles && tilesApply(params_, seeds_.size(), depth);
+    distances_ = tiles_ && grow::stampsByDistance(params_, seeds_.size());
     // The programs a run will use, built now so that its time does not include them.
     sessionKernels(device);
-    if (tiles_ && depth > 1) {
+    if (tiles_ && depth > 1 && !distances_) {
         grow::brickKernels(device);
-    } else if (tiles_) {
+    } else if (tiles_ && !distances_) {
         size_t workGroup = 0;
         grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
     }
@@ -151,12 +154,13 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
         // Bricks place the seed as the levels do; 2D tiles place their own.
         // Tiles and bricks widen the touched box as they go; the levels
         // may touch any pixel.
+        // The distances reach every pixel.
         const bool bricks = tiles && depth_ > 1;
         PixelBox touched;
-        if (!tiles)
+        if (!tiles || distances_)
             touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
         grow::startRun(run, start, touched);
-        grow::placeSeeds(run, tiles && !bricks, seedLuma);
+        grow::placeSeeds(run, tiles && !bricks && !distances_, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
             run.result.note = "fusion=tiles: bricks grow one region in mode range or competitive, or several "
                               "in mode competitive under rule adjacent, without an iteration cap; with " +
@@ -169,7 +173,7 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
                               " regions a decision depends on the means of the previous iteration, so the "
                               "run went level by level with a grid barrier between levels";
         }
-        grow::pickDriver(variant, tiles, depth_ > 1)->grow(run);
+        grow::pickDriver(variant, tiles, depth_ > 1, distances_)->grow(run);
         grow::summarize(run);
         state.finishRun(run.result.box);
     } catch (const cl::Error& error) {

@@ -65,6 +65,7 @@ private:
     GrowParams params_;
     GrowVariant variant_;
     bool tiles_ = false; // fusion=tiles grows by tiles (tilesApply)
+    bool distances_ = false; // ... or by the distances from the seeds (grow::stampsByDistance)
     int depth_ = 1;
 };
 

@@ -12,6 +12,7 @@
 #include "stages/RegionGrowing.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <random>
@@ -269,12 +270,13 @@ TEST(TiledGrowing, OneRegionInCompetitiveModeGrowsByTiles)
     }
 }
 
-// Several regions in mode competitive under rule adjacent: the tiles find
-// every pixel's distance from the nearest seed, every seed a source, and
+// Several regions in mode competitive under rule adjacent: every pixel's
+// stamp is its distance from the nearest seed, computed directly up to 256
+// seeds (seed_distances) and by the tiles beyond (every seed a source), and
 // the labels follow level by level in a second pass (label_levels.cl). On
-// the images hardest for the tiles (a maze whose regions meet deep in its
-// corridors, a spiral, seeds on tile corners, a cap), and on random images
-// with 2 to 256 seeds; every region's count and sum are checked too.
+// images whose lumas make the labels hard (a maze, a spiral), seeds on tile
+// corners, a cap, and random images with 2 to 300 seeds; every region's
+// count and sum are checked too.
 TEST(TiledGrowing, ManyRegionsInCompetitiveModeGrowByTilesThenLabelsByLevel)
 {
     GrowParams competitive;
@@ -298,9 +300,23 @@ TEST(TiledGrowing, ManyRegionsInCompetitiveModeGrowByTilesThenLabelsByLevel)
         const LumaImage image =
             test::randomImage(157, 121, seed % 2 ? test::PixelKind::Grey8 : test::PixelKind::Grey16, seed);
         competitive.connectivity = seed % 3 ? 4 : 8;
-        const int count = std::array<int, 6>{2, 256, 17, 64, 5, 130}[seed - 60];
-        expectTilesEqualTheReference(image, test::randomSeeds(image.width, image.height, count, seed), competitive,
+        const int count = std::array<int, 6>{2, 256, 17, 300, 5, 130}[seed - 60];
+        const std::vector<Seed> seeds = test::randomSeeds(image.width, image.height, count, seed);
+        expectTilesEqualTheReference(image, seeds, competitive,
                                      std::to_string(count) + " seeds on random image " + std::to_string(seed));
+        // Which first pass ran: the distances up to 256 seeds, the tiles beyond.
+        PipelineParams params;
+        params.grow = competitive;
+        ComputeDevice device(listDevices().front());
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+        auto ran = [&actual](const char* kernel) {
+            return std::any_of(actual->timings.begin(), actual->timings.end(),
+                               [kernel](const TimingRecord& r) { return r.kernel == kernel; });
+        };
+        EXPECT_EQ(ran("seed_distances"), count <= 256) << count << " seeds";
+        EXPECT_EQ(ran("grow_tiles"), count > 256) << count << " seeds";
+        // Every level in one launch up to 256 regions, two launches a level beyond.
+        EXPECT_TRUE(ran(count <= 256 ? "label_levels_fused" : "label_level")) << count << " seeds";
     }
 }
 

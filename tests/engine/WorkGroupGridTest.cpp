@@ -129,6 +129,20 @@ TEST(WorkGroupGrid, TheQueueFrontierHasNoMapByPlaceAndSaysWhy)
     EXPECT_NE(grids[0].description.find("frontier list"), std::string::npos) << grids[0].description;
 }
 
+// fusion=tiles with several regions in mode competitive computes the
+// distances from the seeds: no tiles ran, and the map says so.
+TEST(WorkGroupGrid, CompetitiveDistancesHaveNoMapByPlaceAndSayWhy)
+{
+    ComputeDevice device(selectDevice("Portable Computing Language"));
+    const PipelineParams params;
+    const GrowResultPtr result = runOnPocl(device, coins(), params, "fusion=tiles");
+    const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params);
+    ASSERT_EQ(grids.size(), 1u);
+    EXPECT_EQ(grids[0].kernel, "seed_distances");
+    EXPECT_FALSE(grids[0].byPlace);
+    EXPECT_NE(grids[0].description.find("distance from the nearest seed"), std::string::npos) << grids[0].description;
+}
+
 TEST(WorkGroupGrid, GaussianTilesCarryTheRadiusAsHalo)
 {
     ComputeDevice device(selectDevice("Portable Computing Language"));

@@ -1282,10 +1282,12 @@ void ExplorerTest::theSeedTablesColourSquaresAreMadeOnce()
 
 void ExplorerTest::howARunDeviatedFromItsVariantIsShownBesideItsTimes()
 {
-    // Two regions in competitive mode: the tile driver goes level by level, and says so.
+    // Two regions in adaptive mode: the tile driver goes level by level, and says so.
     QVERIFY(window_->openImage(writeMaze(folder_->path(), 40, 21)));
     QVERIFY(window_->importSeeds(writeSeeds(folder_->path(), "0 0\n39 20\n")));
-    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Competitive);
+    auto* mode = child<QComboBox>(window_.get(), "modeCombo");
+    mode->setCurrentIndex(mode->findData(int(Mode::Adaptive)));
+    QCOMPARE(window_->parametersPanel()->params().grow.mode, Mode::Adaptive);
     QVERIFY(window_->setVariantText(QStringLiteral("fusion=tiles")));
     QVERIFY2(runAndWait(window_.get()), qPrintable(window_->lastNotice()));
     const std::string note = window_->result()->note;

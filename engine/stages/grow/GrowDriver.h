@@ -7,13 +7,15 @@
 //   FusedLevelsDriver.cpp   fusion=grid-barrier: many iterations per launch, a grid barrier between
 //   TiledDriver.cpp         fusion=tiles: many levels per grid barrier, inside tiles
 //   BrickDriver.cpp         fusion=tiles on a volume: rounds of 3D bricks relaxed in local memory
-//   LabelLevels.cpp         its second pass for competitive runs of several regions: labels by level
+//   LabelLevels.cpp         their second pass for competitive runs of several regions: labels by level
+//   DistanceDriver.cpp      fusion=tiles, competitive, several regions: the stamps as distances, then labels
 //
 // All work on the buffers of one Run (Run.h); RegionGrowing::run
 // (stages/RegionGrowing.cpp) starts the run, places the seeds, picks the
 // driver and summarises. A new driver is a new file and a line in pickDriver.
 #pragma once
 
+#include "GrowParams.h"
 #include "Variant.h"
 #include <memory>
 
@@ -36,14 +38,23 @@ std::unique_ptr<GrowDriver> makeDeviceEnqueueDriver();
 std::unique_ptr<GrowDriver> makeFusedLevelsDriver();
 std::unique_ptr<GrowDriver> makeTiledDriver();
 std::unique_ptr<GrowDriver> makeBrickDriver();
+std::unique_ptr<GrowDriver> makeDistanceDriver();
+
+// fusion=tiles with these parameters takes the distance driver: a
+// competitive run of several regions under rule adjacent (its stamps are
+// the distances from the nearest seed), up to labelLevelLocalRegions seeds.
+bool stampsByDistance(const GrowParams& params, size_t regions);
 struct Run;
-// After the bricks found a competitive run's stamps (every seed a source):
-// its labels, level by level over the voxels of each stamp.
+// After the tiles, bricks or distances found a competitive run's stamps
+// (every seed a source): its labels, level by level over the voxels of
+// each stamp.
 void labelLevels(Run& run);
 
 // The driver of a variant; `tiles`: fusion=tiles grows by tiles (bricks
 // where `volume`) with these parameters (tilesApply), else it runs as
-// fusion=grid-barrier.
-std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume = false);
+// fusion=grid-barrier; `distances`: by the distance driver
+// (stampsByDistance).
+std::unique_ptr<GrowDriver> pickDriver(const GrowVariant& variant, bool tiles, bool volume = false,
+                                       bool distances = false);
 
 } // namespace rgx::grow
