@@ -123,4 +123,18 @@ inline void local_add_u64_wide(volatile __local uint* counter, ulong value)
         atomic_add(&counter[1], (uint)(value >> 32));
 }
 
+// Adds `count` pixels of luma sum `sum` to region k's totals: the group's in
+// local memory, or the global ones directly when there are too many regions.
+inline void add_region_run(uint k, uint count, ulong sum, bool local_regions, __local uint* stats,
+                           volatile __global uint* region_stats)
+{
+    if (local_regions) {
+        atomic_add(&stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
+        local_add_u64_wide(&stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
+    } else {
+        atomic_add(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
+        atomic_add_u64_wide(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
+    }
+}
+
 #endif

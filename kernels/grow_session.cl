@@ -65,20 +65,6 @@ __kernel void place_seeds(__global const uint* seed_pixels, __global const ushor
         place_seed(k, seed_pixels, luma, seed_luma, width, labels, stamps, 0, 0, 0, counters, counters, counters);
 }
 
-// Adds `count` pixels of luma sum `sum` to region k's totals: the group's in
-// local memory, or the global ones directly when there are too many regions.
-inline void add_region_run(uint k, uint count, ulong sum, bool local_regions, __local uint* stats,
-                           volatile __global uint* region_stats)
-{
-    if (local_regions) {
-        atomic_add(&stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
-        local_add_u64_wide(&stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
-    } else {
-        atomic_add(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS], count);
-        atomic_add_u64_wide(&region_stats[(k - 1) * RGX_REGION_STATS_WORDS + 1], sum);
-    }
-}
-
 // Over the pixels the run touched (counters[RGX_COUNTER_TOUCHED]): the box
 // of the classified pixels, the largest stamp, and per region the count
 // and the luma sum (region_stats: RGX_REGION_STATS_WORDS words each,

@@ -20,7 +20,7 @@
 #include "grid_barrier.h"
 #include "grow_common.h"
 
-#define STATS_WORDS 3
+#define STATS_WORDS RGX_REGION_STATS_WORDS // a region's count and 64-bit sum
 #ifndef RGX_WG_SIZE
 #define RGX_WG_SIZE 256
 #endif
@@ -190,19 +190,6 @@ inline void flush_stats(__local const uint* stats, volatile __global uint* slot,
     }
 }
 
-// Voxels of region k: into the work-group's totals, or the level's.
-inline void add_to_level(uint k, uint count, ulong sum, bool local_stats, __local uint* stats,
-                          volatile __global uint* deltas)
-{
-    if (local_stats) {
-        atomic_add(&stats[(k - 1) * STATS_WORDS], count);
-        local_add_u64_wide(&stats[(k - 1) * STATS_WORDS + 1], sum);
-    } else {
-        atomic_add(&deltas[(k - 1) * STATS_WORDS], count);
-        atomic_add_u64_wide(&deltas[(k - 1) * STATS_WORDS + 1], sum);
-    }
-}
-
 // Level `level`: the voxels order[first .. first + count) take the label
 // of least distance to its mean among their neighbours of stamp level - 1,
 // ties to the smallest label; their counts and luma sums go to `deltas`.
@@ -246,7 +233,7 @@ void label_level(const uint level, const uint first, const uint count, __global 
         }
         labels[p] = (ushort)best;
         if (best != 0) // 0 only where a broken first pass left a voxel without a neighbour before it
-            add_to_level(best, 1, value, local_stats, stats, deltas);
+            add_region_run(best, 1, value, local_stats, stats, deltas);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (local_stats)
