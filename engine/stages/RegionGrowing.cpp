@@ -114,7 +114,7 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     distances_ = tiles_ && grow::stampsByDistance(params_, seeds_.size());
     // The programs a run will use, built now so that its time does not include them.
     sessionKernels(device);
-    if (tiles_ && depth > 1 && !distances_) {
+    if (tiles_ && !distances_ && depth > 1) {
         grow::brickKernels(device);
     } else if (tiles_ && !distances_) {
         size_t workGroup = 0;

@@ -11,8 +11,6 @@
 #include "Run.h"
 #include "stages/TimingLog.h"
 
-#include <algorithm>
-
 namespace rgx::grow {
 namespace {
 
@@ -35,8 +33,7 @@ public:
         distances.setArg(a++, cl_uint(run.cap));
         distances.setArg(a++, state.stamps[0]);
         distances.setArg(a++, state.labels[0]);
-        const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 4 : 1));
-        run.queue.enqueueNDRangeKernel(distances, cl::NullRange, cl::NDRange(groups * labelLevelGroup),
+        run.queue.enqueueNDRangeKernel(distances, cl::NullRange, cl::NDRange(labelPassGroups(run.info) * labelLevelGroup),
                                        cl::NDRange(labelLevelGroup), nullptr,
                                        run.timings.track("grow", "seed_distances", notAnIteration));
         labelLevels(run);

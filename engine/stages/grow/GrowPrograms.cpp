@@ -169,6 +169,11 @@ const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume)
                                                          gridBarrierOptions(device.info()));
 }
 
+size_t labelPassGroups(const DeviceInfo& info)
+{
+    return std::max<size_t>(1, fusedGroupCount(info) * (info.type == "GPU" ? 4 : 1));
+}
+
 bool labelsFixed(const GrowParams& params, size_t regions)
 {
     return regions == 1 || (params.mode == Mode::Range && params.rule == Rule::All) ||

@@ -70,5 +70,9 @@ constexpr size_t labelLevelGroup = 256;
 constexpr size_t labelLevelLocalRegions = 256;
 // `volume`: for 26 neighbours at most, else 8.
 const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume);
+// Work-groups of labelLevelGroup for the label pass's kernels that take
+// every voxel in steps of the launch (seed_distances, largest_stamp,
+// count_stamps, bucket_stamps): four fused grids' worth on a GPU.
+size_t labelPassGroups(const DeviceInfo& info);
 
 } // namespace rgx::grow

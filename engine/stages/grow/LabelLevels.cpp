@@ -27,10 +27,6 @@ namespace {
 constexpr size_t groupSize = labelLevelGroup;
 constexpr int notAnIteration = -1;
 
-} // namespace
-
-namespace {
-
 // Every level in one launch (label_levels_fused); false where the
 // work-groups could not all run at once or stopped meeting (then the run's
 // note says so, and nothing of the launch is kept).
@@ -91,7 +87,7 @@ void labelLevels(Run& run)
     cl::CommandQueue& queue = run.queue;
     const cl_uint voxels = cl_uint(state.pixelCount());
     const cl_uint regions = cl_uint(run.seeds.size());
-    const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 4 : 1));
+    const size_t groups = labelPassGroups(run.info);
 
     // The largest stamp: the levels to label.
     cl::Buffer largest = state.scratch(4);
@@ -145,13 +141,12 @@ void labelLevels(Run& run)
 
     // bucket_stamps moved each stamp's start to its end: `histogram` holds
     // the ends now, as the fused launch takes them.
-    // Each region's count and sum as the seeds left them, and its mean.
+    // Each region's count and sum as the seeds left them (the fused launch
+    // only reads them).
     std::vector<cl_uint> totals(size_t(regions) * 3, 0);
-    std::vector<cl_ulong> means(regions);
     for (cl_uint k = 0; k < regions; ++k) {
         totals[k * 3] = 1;
         totals[k * 3 + 1] = run.seedLuma[k];
-        means[k] = cl_ulong(run.seedLuma[k]) << 8;
     }
     queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data(), nullptr,
                              run.timings.track("grow", "write:totals"));
@@ -160,8 +155,12 @@ void labelLevels(Run& run)
     if (regions <= labelLevelLocalRegions && labelFused(run, built, levels, histogram))
         return;
 
-    queue.enqueueWriteBuffer(state.totals, CL_TRUE, 0, totals.size() * 4, totals.data());
+    // Two launches a level, on the seeds' means; the deltas again from zero
+    // (a launch that gave up may have added to them).
     queue.enqueueFillBuffer(state.deltas, cl_uint(0), 0, totals.size() * 4);
+    std::vector<cl_ulong> means(regions);
+    for (cl_uint k = 0; k < regions; ++k)
+        means[k] = cl_ulong(run.seedLuma[k]) << 8;
     cl::Buffer meanTable = state.scratch(size_t(regions) * 8);
     queue.enqueueWriteBuffer(meanTable, CL_TRUE, 0, means.size() * 8, means.data());
 
