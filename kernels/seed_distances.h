@@ -23,35 +23,103 @@ inline uint grid_distance(int dx, int dy, int dz, int connectivity)
 }
 
 // The most seeds seed_distances keeps in local memory (the host takes the
-// tiles or bricks beyond: its cost grows with the seeds).
+// tiles or bricks beyond).
 #define DISTANCE_SEEDS 256
 
+// The block a work-group takes at a time: 32 x 32 pixels of an image
+// (a work-item takes every eighth row of a column), 16 x 16 x 8 voxels of a
+// volume (a work-item takes a column of 8 slices): enough voxels that the
+// choice of seeds, made once a block, costs little beside them.
+#if RGX_NEIGHBOURS > 8
+#define BLOCK_X 16
+#define BLOCK_Y 16
+#define BLOCK_Z 8
+#define STEP_Y 0
+#define STEP_Z 1
+#else
+#define BLOCK_X 32
+#define BLOCK_Y 32
+#define BLOCK_Z 1
+#define STEP_Y (RGX_WG_SIZE / BLOCK_X)
+#define STEP_Z 0
+#endif
+#define BLOCK_STEPS (BLOCK_X * BLOCK_Y * BLOCK_Z / RGX_WG_SIZE)
+#if BLOCK_X * BLOCK_Y * BLOCK_Z != RGX_WG_SIZE * BLOCK_STEPS || (RGX_NEIGHBOURS > 8 && BLOCK_X * BLOCK_Y != RGX_WG_SIZE)
+#error "seed_distances: a block is the work-group's plane of work-items, stepped through"
+#endif
+
+// How far seed (s) lies from axis range [lo, hi]: at least, and at most.
+inline int axis_near(int s, int lo, int hi) { return s < lo ? lo - s : s > hi ? s - hi : 0; }
+inline int axis_far(int s, int lo, int hi) { return max(abs(s - lo), abs(s - hi)); }
+
 // stamps[v] = v's distance from the nearest seed (seed_pixels; UNCLASSIFIED
-// beyond `cap`), labels[v] = 0 for the label pass to set, for every voxel
-// but the seeds (distance 0), which place_seeds placed.
+// beyond `cap`) for every voxel but the seeds (distance 0), which
+// place_seeds placed; labels[v] = 0 beyond `cap` (the label pass writes
+// every label within).
+//
+// Block by block: a grid distance grows with each coordinate's difference,
+// so a seed is at least the distance of the block's nearest voxel from it
+// and at most that of its farthest corner. The least of those farthest
+// distances bounds every voxel's nearest seed; only the seeds whose
+// nearest distance is within it can be a voxel's nearest, a few of them
+// where the seeds are spread out, so the cost hardly grows with the seeds.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void seed_distances(__global const uint* seed_pixels, const uint seed_count, const int width, const int height,
                     const int slice_height, const int connectivity, const uint cap, __global uint* stamps,
                     __global ushort* labels)
 {
     __local int seed_x[DISTANCE_SEEDS], seed_y[DISTANCE_SEEDS], seed_z[DISTANCE_SEEDS];
-    for (uint k = get_local_id(0); k < seed_count; k += RGX_WG_SIZE) {
+    __local uint candidates[DISTANCE_SEEDS];
+    __local uint candidate_count, bound;
+    const uint lid = get_local_id(0);
+    for (uint k = lid; k < seed_count; k += RGX_WG_SIZE) {
         const voxel_t seed = voxel_of(seed_pixels[k], width, slice_height);
         seed_x[k] = seed.x;
         seed_y[k] = seed.y;
         seed_z[k] = seed.z;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint voxels = (uint)width * (uint)height;
-    for (uint p = get_global_id(0); p < voxels; p += get_global_size(0)) {
-        const voxel_t v = voxel_of(p, width, slice_height);
-        uint nearest = UNCLASSIFIED;
-        for (uint k = 0; k < seed_count; ++k)
-            nearest = min(nearest, grid_distance(v.x - seed_x[k], v.y - seed_y[k], v.z - seed_z[k], connectivity));
-        if (nearest == 0)
-            continue;
-        stamps[p] = nearest <= cap ? nearest : UNCLASSIFIED;
-        labels[p] = 0;
+    const int depth = height / slice_height;
+    const uint blocks_x = (uint)(width + BLOCK_X - 1) / BLOCK_X, blocks_y = (uint)(slice_height + BLOCK_Y - 1) / BLOCK_Y;
+    const uint blocks = blocks_x * blocks_y * ((uint)(depth + BLOCK_Z - 1) / BLOCK_Z);
+    const int dx = (int)(lid % BLOCK_X), dy = (int)(lid / BLOCK_X);
+    for (uint b = get_group_id(0); b < blocks; b += get_num_groups(0)) {
+        const int x0 = (int)(b % blocks_x) * BLOCK_X, y0 = (int)(b / blocks_x % blocks_y) * BLOCK_Y;
+        const int z0 = (int)(b / (blocks_x * blocks_y)) * BLOCK_Z;
+        const int x1 = min(x0 + BLOCK_X, width) - 1, y1 = min(y0 + BLOCK_Y, slice_height) - 1;
+        const int z1 = min(z0 + BLOCK_Z, depth) - 1;
+        if (lid == 0) {
+            bound = UNCLASSIFIED;
+            candidate_count = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = lid; k < seed_count; k += RGX_WG_SIZE)
+            atomic_min(&bound, grid_distance(axis_far(seed_x[k], x0, x1), axis_far(seed_y[k], y0, y1),
+                                             axis_far(seed_z[k], z0, z1), connectivity));
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = lid; k < seed_count; k += RGX_WG_SIZE)
+            if (grid_distance(axis_near(seed_x[k], x0, x1), axis_near(seed_y[k], y0, y1),
+                              axis_near(seed_z[k], z0, z1), connectivity) <= bound)
+                candidates[atomic_inc(&candidate_count)] = k;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint candidates_here = candidate_count;
+        for (int step = 0; step < BLOCK_STEPS; ++step) {
+            const int x = x0 + dx, y = y0 + dy + step * STEP_Y, z = z0 + step * STEP_Z;
+            if (x > x1 || y > y1 || z > z1)
+                continue;
+            uint nearest = UNCLASSIFIED;
+            for (uint i = 0; i < candidates_here; ++i) {
+                const uint k = candidates[i];
+                nearest = min(nearest, grid_distance(x - seed_x[k], y - seed_y[k], z - seed_z[k], connectivity));
+            }
+            const uint p = ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x;
+            if (nearest > cap) {
+                stamps[p] = UNCLASSIFIED;
+                labels[p] = 0;
+            } else if (nearest != 0) {
+                stamps[p] = nearest;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); // every work-item is done with the candidates
     }
 }
 
