@@ -37,7 +37,11 @@ TimelineSummary summarizeTimeline(const std::vector<TimingRecord>& records)
     uint64_t first = measured.front()->queued ? measured.front()->queued : measured.front()->start;
     uint64_t busyUntil = measured.front()->start;
     for (const TimingRecord* record : measured) {
-        summary.busyNs += record->duration();
+        // A command that overlaps those before (a copy on the second queue
+        // while a kernel runs) adds only its time beyond them.
+        summary.busyNs += record->end > std::max(busyUntil, record->start)
+                              ? record->end - std::max(busyUntil, record->start)
+                              : 0;
         first = std::min(first, record->queued ? record->queued : record->start);
         if (record->start > busyUntil)
             summary.gapNs += record->start - busyUntil;

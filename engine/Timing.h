@@ -33,7 +33,8 @@ struct KernelTotal {
 // Totals per (stage, kernel) in order of first appearance.
 std::vector<KernelTotal> kernelTotals(const std::vector<TimingRecord>& records);
 
-// Summary of a run's timeline: device busy time (sum of durations), the span
+// Summary of a run's timeline: device busy time (while some command ran:
+// commands of two queues that overlap count once), the span
 // from the first queued command to the last end, and the idle gaps between
 // consecutive commands (where the host-sync driver loses its time).
 struct TimelineSummary {

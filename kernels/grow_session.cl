@@ -153,7 +153,8 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
 // narrowest types that hold them: labels as uchar when
 // label_bytes is 1 (at most 255 regions), not at all when it is 0 (one
 // region: the host reads its labels off the stamps), stamps as ushort when stamp_bytes
-// is 2 (every stamp below 0xFFFF, which then means "never"). A 2-D range:
+// is 2 (every stamp below 0xFFFF, which then means "never"), not at all
+// when it is 0 (they were packed and read before the labels). A 2-D range:
 // dimension 0 walks the columns, dimension 1 the rows.
 inline void pack_box(__global const uint* stamps, __global const ushort* labels, const uint width,
                      const uint x0, const uint y0, const uint box_width, const uint box_height, const uint step,
@@ -164,15 +165,14 @@ inline void pack_box(__global const uint* stamps, __global const ushort* labels,
         for (uint column = get_global_id(0); column < box_width; column += get_global_size(0)) {
             const uint p = (y0 + row * step) * width + x0 + column * step;
             const uint i = row * box_width + column;
-            const ushort label = labels[p];
-            const uint stamp = stamps[p];
             if (label_bytes == 1)
-                packed_labels[i] = (uchar)label;
+                packed_labels[i] = (uchar)labels[p];
             else if (label_bytes == 2)
-                ((__global ushort*)packed_labels)[i] = label;
+                ((__global ushort*)packed_labels)[i] = labels[p];
+            const uint stamp = stamp_bytes != 0 ? stamps[p] : 0;
             if (stamp_bytes == 2)
                 ((__global ushort*)packed_stamps)[i] = stamp == UNCLASSIFIED ? (ushort)0xFFFF : (ushort)stamp;
-            else
+            else if (stamp_bytes == 4)
                 ((__global uint*)packed_stamps)[i] = stamp;
         }
     }

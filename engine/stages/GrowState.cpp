@@ -57,6 +57,7 @@ GrowState::GrowState(ComputeDevice& device, int width, int height, HostMemory ho
 
 GrowState::~GrowState()
 {
+    settleStampsAhead(); // its read writes into a block of this state
     adoptPendingBlock(true); // the block's thread uses the queue
     if (pinnedWords_.valid())
         pinnedWords_.wait();
@@ -304,21 +305,36 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
     cl::CommandQueue& queue = device_.queue();
 
+    if (StampsAhead& stamps = stampsAhead_; stamps.host != nullptr) {
+        if (maps.step == 1 && stamps.set == set && stamps.box == box && stamps.stampBytes == maps.stampBytes &&
+            stamps.labelBytes == maps.labelBytes) {
+            // The stamps are on their way: the labels only, then both waited for.
+            if (maps.labelBytes > 0) {
+                enqueuePack(set, box, maps, maps.labelBytes, 0, timings);
+                queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), stamps.host,
+                                        nullptr, timings.track("download", "read:labels"));
+            }
+            queue.finish();
+            stamps.read.wait();
+            maps.storage = std::move(stamps.storage);
+            maps.labels = stamps.host;
+            maps.stamps = stamps.host + labelBytes;
+            stampsAhead_ = StampsAhead();
+            packedAhead_ = PackedAhead();
+            makeWantedBlock();
+            return maps;
+        }
+        settleStampsAhead();
+    }
+
     const PackedAhead ahead = packedAhead_;
     packedAhead_ = PackedAhead();
     if (maps.step != 1 || ahead.stampBytes != uint32_t(maps.stampBytes) || aheadLabelBytes_ != maps.labelBytes ||
         !(ahead.box == box) || ahead.set != set)
-        enqueuePack(set, box, maps, timings);
+        enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings);
     const size_t bytes = labelBytes + count * size_t(maps.stampBytes);
     uint8_t* host = nullptr;
-    if (std::shared_ptr<HostBlock> block = hostBlock(bytes)) {
-        host = static_cast<uint8_t*>(block->mapped);
-        maps.storage = std::shared_ptr<const void>(block, block->mapped);
-    } else {
-        std::shared_ptr<uint8_t> pageable = pageableMemory(bytes);
-        host = pageable.get();
-        maps.storage = std::move(pageable);
-    }
+    maps.storage = readMemory(bytes, host);
     if (maps.labelBytes > 0)
         queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
                                 timings.track("download", "read:labels"));
@@ -331,11 +347,69 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     return maps;
 }
 
-void GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, TimingLog& timings)
+std::shared_ptr<const void> GrowState::readMemory(size_t bytes, uint8_t*& host)
+{
+    if (std::shared_ptr<HostBlock> block = hostBlock(bytes)) {
+        host = static_cast<uint8_t*>(block->mapped);
+        return std::shared_ptr<const void>(block, block->mapped);
+    }
+    std::shared_ptr<uint8_t> pageable = pageableMemory(bytes);
+    host = pageable.get();
+    return pageable;
+}
+
+void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timings)
+{
+    if (aheadLabelBytes_ < 0)
+        return; // not a click: the run reads its full maps
+    settleStampsAhead();
+    const PixelBox box{0, 0, uint32_t(width_ - 1), uint32_t(height_ - 1)};
+    BoxMaps maps;
+    maps.boxWidth = width_;
+    maps.boxHeight = height_;
+    maps.labelBytes = aheadLabelBytes_;
+    maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
+    const size_t count = size_t(width_) * size_t(height_);
+    const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
+    StampsAhead ahead;
+    ahead.set = set;
+    ahead.box = box;
+    ahead.labelBytes = maps.labelBytes;
+    ahead.stampBytes = maps.stampBytes;
+    ahead.storage = readMemory(labelBytes + count * size_t(maps.stampBytes), ahead.host);
+    const cl::Event* packed = enqueuePack(set, box, maps, 0, maps.stampBytes, timings);
+    device_.queue().flush();
+    if (sideQueue_() == nullptr)
+        sideQueue_ = cl::CommandQueue(device_.context(), device_.device(), CL_QUEUE_PROFILING_ENABLE);
+    const std::vector<cl::Event> after{*packed};
+    sideQueue_.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), ahead.host + labelBytes,
+                                 &after, timings.track("download", "read:stamps"));
+    sideQueue_.enqueueMarkerWithWaitList(nullptr, &ahead.read);
+    sideQueue_.flush();
+    stampsAhead_ = std::move(ahead);
+    packedAhead_ = PackedAhead(); // pack_ahead must not write the stamps being read
+}
+
+bool GrowState::stampsAhead() const { return stampsAhead_.host != nullptr; }
+
+void GrowState::settleStampsAhead()
+{
+    if (stampsAhead_.host == nullptr)
+        return;
+    try {
+        stampsAhead_.read.wait();
+    } catch (const cl::Error&) {
+        // The read failed: the maps are read again the ordinary way.
+    }
+    stampsAhead_ = StampsAhead();
+}
+
+const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, int labelBytes,
+                                        int stampBytes, TimingLog& timings)
 {
     const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
-    ensure(packedLabels_, count * size_t(maps.labelBytes));
-    ensure(packedStamps_, count * size_t(maps.stampBytes));
+    ensure(packedLabels_, count * size_t(labelBytes));
+    ensure(packedStamps_, count * size_t(stampBytes));
     cl::Kernel& pack = kernel(sessionKernels(device_).program, "pack_maps");
     int a = 0;
     pack.setArg(a++, stamps[set]);
@@ -346,23 +420,29 @@ void GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, T
     pack.setArg(a++, cl_uint(maps.boxWidth));
     pack.setArg(a++, cl_uint(maps.boxHeight));
     pack.setArg(a++, cl_uint(maps.step));
-    pack.setArg(a++, cl_uint(maps.labelBytes));
-    pack.setArg(a++, cl_uint(maps.stampBytes));
-    pack.setArg(a++, packedLabels_);
-    pack.setArg(a++, packedStamps_);
+    pack.setArg(a++, cl_uint(labelBytes));
+    pack.setArg(a++, cl_uint(stampBytes));
+    // A buffer not made yet (nothing of it packed) is never written.
+    pack.setArg(a++, packedLabels_() != nullptr ? packedLabels_ : packedStamps_);
+    pack.setArg(a++, packedStamps_() != nullptr ? packedStamps_ : packedLabels_);
     const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
     const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
+    cl::Event* done = timings.track("download", "pack_maps");
     device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
-                                         timings.track("download", "pack_maps"));
+                                         done);
+    return done;
 }
 
 void GrowState::packAhead(bool on, size_t regions, bool labelsFromStamps)
 {
+    settleStampsAhead(); // a run that stopped before its read-back left them
     aheadLabelBytes_ = !on ? -1 : labelsFromStamps ? 0 : regions <= 255 ? 1 : 2;
 }
 
 void GrowState::enqueuePackAhead(int set, TimingLog& timings)
 {
+    if (stampsAhead())
+        return; // the stamps are being read: readBox packs the labels
     // Where no click made the packed buffers yet, the first packs after it.
     if (aheadLabelBytes_ < 0 || packedStamps_() == nullptr || (aheadLabelBytes_ > 0 && packedLabels_() == nullptr))
         return;
@@ -386,6 +466,8 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
 
 void GrowState::notePackedAhead(uint32_t stampBytes, const PixelBox& box, int set)
 {
+    if (stampsAhead())
+        return; // pack_ahead did not run: its counter is an older run's
     packedAhead_ = {stampBytes, box, set};
 }
 

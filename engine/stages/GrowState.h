@@ -187,6 +187,15 @@ public:
     void enqueuePackAhead(int set, TimingLog& timings);
     void notePackedAhead(uint32_t stampBytes, const PixelBox& box, int set);
 
+    // A click whose stamps are final before its labels (a competitive run
+    // of several regions: its second pass only labels) and cover the whole
+    // image: the stamps packed now and read on a second queue while the
+    // label pass runs; readBox then packs and reads the labels only. Not a
+    // click (packAhead off): nothing. Any other read of the maps first
+    // waits for these stamps and drops them.
+    void readStampsAhead(int set, uint32_t largestStamp, TimingLog& timings);
+    bool stampsAhead() const;
+
     Footprint footprint() const;
 
     // The words the host reads back every run: the counters, then the region
@@ -222,8 +231,14 @@ private:
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);
-    // pack_maps for the box maps readBox reads.
-    void enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, TimingLog& timings);
+    // pack_maps for the box maps readBox reads: the labels in labelBytes,
+    // the stamps in stampBytes (0: not that map). Its event, for a wait.
+    const cl::Event* enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, int labelBytes, int stampBytes,
+                                 TimingLog& timings);
+    // Host memory for a read of `bytes`: a free pinned block, or pageable.
+    std::shared_ptr<const void> readMemory(size_t bytes, uint8_t*& host);
+    // Waits for readStampsAhead's read, if one is under way, and drops it.
+    void settleStampsAhead();
     // Pageable memory for a read-back: prepareHostMemory's when it is large
     // enough (waited for), fresh otherwise.
     std::shared_ptr<uint8_t> pageableMemory(size_t bytes);
@@ -255,6 +270,16 @@ private:
         PixelBox box;
         int set = 0;
     } packedAhead_;
+    struct StampsAhead {
+        int set = 0;
+        PixelBox box;
+        int labelBytes = 0;
+        int stampBytes = 0;
+        std::shared_ptr<const void> storage; // the maps' memory, labels first
+        uint8_t* host = nullptr;             // null: no stamps ahead
+        cl::Event read;                      // the stamps are in host memory
+    } stampsAhead_;
+    cl::CommandQueue sideQueue_; // readStampsAhead's, made on first use
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;

@@ -184,6 +184,48 @@ TEST(DeviceSession, ARepeatedClickHasItsMapsPackedBeforeTheHostKnowsTheBox)
     }
 }
 
+TEST(DeviceSession, ACompetitiveClickOfManyRegionsReadsItsStampsWhileItsLabelsAreMade)
+{
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(140, 100, test::PixelKind::Grey8, 12));
+    PipelineParams competitive;
+    PipelineParams range;
+    range.grow.mode = Mode::Range;
+    range.grow.lower = range.grow.upper = 20;
+    const std::vector<Seed> five = {{10, 10}, {130, 90}, {70, 50}, {20, 80}, {120, 15}};
+    const std::vector<Seed> three = {{5, 95}, {100, 40}, {60, 60}};
+    // Competitive clicks between others that pack their maps ahead, each
+    // equal to the reference (a map read ahead and then used by the wrong
+    // click would differ).
+    const std::vector<std::pair<std::vector<Seed>, PipelineParams>> clicks = {
+        {five, competitive}, {{five[0]}, range}, {five, competitive}, {three, competitive},
+        {three, competitive}, {{five[2]}, range}, {{five[2]}, range}, {three, competitive}};
+    auto indexOf = [](const std::vector<TimingRecord>& timings, const std::string& kernel) {
+        for (size_t i = 0; i < timings.size(); ++i)
+            if (timings[i].kernel == kernel)
+                return int(i);
+        return -1;
+    };
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        DeviceSession session(device, image);
+        for (size_t c = 0; c < clicks.size(); ++c) {
+            const auto& [seeds, params] = clicks[c];
+            const std::string what = info.name + ", click " + std::to_string(c + 1) + ", " +
+                                     std::to_string(seeds.size()) + " seed(s)";
+            const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+            test::expectEqual(*runReferencePipeline(*image, seeds, params), click->toGrowResult(), what);
+            if (params.grow.mode != Mode::Competitive)
+                continue;
+            // The stamps are packed and their read enqueued before the labels'
+            // launch; the labels are packed and read after it.
+            EXPECT_EQ(test::commandCount(click->timings, "read:stamps"), 1) << what;
+            EXPECT_EQ(test::commandCount(click->timings, "pack_maps"), 2) << what;
+            EXPECT_LT(indexOf(click->timings, "read:stamps"), indexOf(click->timings, "label_levels_fused")) << what;
+            EXPECT_GT(indexOf(click->timings, "read:labels"), indexOf(click->timings, "label_levels_fused")) << what;
+        }
+    }
+}
+
 TEST(DeviceSession, KeptResultsStayTheSameWhileTheSessionGoesOn)
 {
     const auto image = std::make_shared<const LumaImage>(test::randomImage(120, 90, test::PixelKind::Grey8, 4));

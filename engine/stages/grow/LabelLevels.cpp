@@ -102,6 +102,10 @@ void labelLevels(Run& run)
     cl_uint last = 0;
     queue.enqueueReadBuffer(largest, CL_TRUE, 0, 4, &last, nullptr, run.timings.track("grow", "read:largest_stamp"));
     const cl_uint levels = last + 1;
+    // Below the cap every voxel has its stamp (in mode competitive every
+    // one is a candidate): a click's stamps travel while the labels are made.
+    if (last < run.cap)
+        state.readStampsAhead(0, last, run.timings);
 
     // The voxels of each stamp, counted, then bucketed at the scan's starts.
     cl::Buffer histogram = state.scratch(size_t(levels) * 4);
