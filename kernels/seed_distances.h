@@ -69,7 +69,7 @@ void seed_distances(__global const uint* seed_pixels, const uint seed_count, con
                     __global ushort* labels)
 {
     __local int seed_x[DISTANCE_SEEDS], seed_y[DISTANCE_SEEDS], seed_z[DISTANCE_SEEDS];
-    __local uint candidates[DISTANCE_SEEDS];
+    __local int near_x[DISTANCE_SEEDS], near_y[DISTANCE_SEEDS], near_z[DISTANCE_SEEDS];
     __local uint candidate_count, bound;
     const uint lid = get_local_id(0);
     for (uint k = lid; k < seed_count; k += RGX_WG_SIZE) {
@@ -96,10 +96,16 @@ void seed_distances(__global const uint* seed_pixels, const uint seed_count, con
             atomic_min(&bound, grid_distance(axis_far(seed_x[k], x0, x1), axis_far(seed_y[k], y0, y1),
                                              axis_far(seed_z[k], z0, z1), connectivity));
         barrier(CLK_LOCAL_MEM_FENCE);
+        // The candidates' places, not their indices: every work-item then
+        // reads the same words in the same order (one load for all of them).
         for (uint k = lid; k < seed_count; k += RGX_WG_SIZE)
             if (grid_distance(axis_near(seed_x[k], x0, x1), axis_near(seed_y[k], y0, y1),
-                              axis_near(seed_z[k], z0, z1), connectivity) <= bound)
-                candidates[atomic_inc(&candidate_count)] = k;
+                              axis_near(seed_z[k], z0, z1), connectivity) <= bound) {
+                const uint at = atomic_inc(&candidate_count);
+                near_x[at] = seed_x[k];
+                near_y[at] = seed_y[k];
+                near_z[at] = seed_z[k];
+            }
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint candidates_here = candidate_count;
         for (int step = 0; step < BLOCK_STEPS; ++step) {
@@ -107,10 +113,8 @@ void seed_distances(__global const uint* seed_pixels, const uint seed_count, con
             if (x > x1 || y > y1 || z > z1)
                 continue;
             uint nearest = UNCLASSIFIED;
-            for (uint i = 0; i < candidates_here; ++i) {
-                const uint k = candidates[i];
-                nearest = min(nearest, grid_distance(x - seed_x[k], y - seed_y[k], z - seed_z[k], connectivity));
-            }
+            for (uint i = 0; i < candidates_here; ++i)
+                nearest = min(nearest, grid_distance(x - near_x[i], y - near_y[i], z - near_z[i], connectivity));
             const uint p = ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x;
             if (nearest > cap) {
                 stamps[p] = UNCLASSIFIED;
