@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 
 namespace rgx {
 
@@ -358,10 +359,20 @@ std::shared_ptr<const void> GrowState::readMemory(size_t bytes, uint8_t*& host)
     return pageable;
 }
 
+// Stamps read beside the label pass pay where a copy runs beside a kernel:
+// a GPU's copy engine. On a CPU runtime the copy is a memcpy on the cores
+// the labels need, after one more pack. RGX_STAMPS_AHEAD=0 or 1 overrides
+// it on any device (tests, the bench's A/B).
+static bool stampsAheadPay(const DeviceInfo& info)
+{
+    const char* forced = std::getenv("RGX_STAMPS_AHEAD");
+    return forced ? std::atoi(forced) > 0 : info.type == "GPU";
+}
+
 void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timings)
 {
-    if (aheadLabelBytes_ < 0)
-        return; // not a click: the run reads its full maps
+    if (aheadLabelBytes_ < 0 || !stampsAheadPay(device_.info()))
+        return; // not a click (the run reads its full maps), or no copy engine
     settleStampsAhead();
     const PixelBox box{0, 0, uint32_t(width_ - 1), uint32_t(height_ - 1)};
     BoxMaps maps;

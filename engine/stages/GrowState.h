@@ -191,8 +191,9 @@ public:
     // of several regions: its second pass only labels) and cover the whole
     // image: the stamps packed now and read on a second queue while the
     // label pass runs; readBox then packs and reads the labels only. Not a
-    // click (packAhead off): nothing. Any other read of the maps first
-    // waits for these stamps and drops them.
+    // click (packAhead off), or a device with no copy engine (a CPU
+    // runtime; RGX_STAMPS_AHEAD=1 forces it): nothing. Any other read of
+    // the maps first waits for these stamps and drops them.
     void readStampsAhead(int set, uint32_t largestStamp, TimingLog& timings);
     bool stampsAhead() const;
 
