@@ -177,7 +177,12 @@ TEST(DeviceSession, ARepeatedClickHasItsMapsPackedBeforeTheHostKnowsTheBox)
                 for (int c = 0; c < 3; ++c)
                     click = session.click(seeds, params, variant);
                 test::expectEqual(*expected, click->toGrowResult(), what);
-                EXPECT_EQ(test::commandCount(click->timings, "pack_maps"), 1) << what;
+                // Packed with the first launch's summary; a fused launch that
+                // stopped meeting at its grid barrier (a CPU runtime on busy
+                // cores, its note says so) is summarised, and packed, again.
+                const bool summarisedAgain = click->note.find("one round of tiles per launch") != std::string::npos;
+                EXPECT_EQ(test::commandCount(click->timings, "pack_maps"), summarisedAgain ? 2 : 1)
+                    << what << "; note: " << click->note;
                 EXPECT_LT(lastIndexOf(click->timings, "pack_maps"), lastIndexOf(click->timings, "read:counters"))
                     << what;
             }
