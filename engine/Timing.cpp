@@ -39,9 +39,8 @@ TimelineSummary summarizeTimeline(const std::vector<TimingRecord>& records)
     for (const TimingRecord* record : measured) {
         // A command that overlaps those before (a copy on the second queue
         // while a kernel runs) adds only its time beyond them.
-        summary.busyNs += record->end > std::max(busyUntil, record->start)
-                              ? record->end - std::max(busyUntil, record->start)
-                              : 0;
+        const uint64_t from = std::max(busyUntil, record->start);
+        summary.busyNs += record->end > from ? record->end - from : 0;
         first = std::min(first, record->queued ? record->queued : record->start);
         if (record->start > busyUntil)
             summary.gapNs += record->start - busyUntil;

@@ -14,6 +14,13 @@
 
 namespace rgx {
 
+// Where a read-back's stamps start in its host memory: after the labels
+// (labelBytes each), at a 4-byte boundary.
+static size_t stampsOffset(size_t count, int labelBytes)
+{
+    return (count * size_t(labelBytes) + 3) / 4 * 4;
+}
+
 // Pinned host memory for a read-back: an OpenCL buffer allocated by the
 // runtime in host memory (CL_MEM_ALLOC_HOST_PTR) and mapped once. NVIDIA's
 // driver copies into such memory by DMA at full bus speed; a read into
@@ -302,46 +309,41 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
     maps.labelBytes = labelsFromStamps ? 0 : regions <= 255 ? 1 : 2;
     maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
     const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
-    // Labels first, stamps after them at a 4-byte boundary.
-    const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
+    const size_t labelBytes = stampsOffset(count, maps.labelBytes);
     cl::CommandQueue& queue = device_.queue();
 
-    if (StampsAhead& stamps = stampsAhead_; stamps.host != nullptr) {
-        if (maps.step == 1 && stamps.set == set && stamps.box == box && stamps.stampBytes == maps.stampBytes &&
-            stamps.labelBytes == maps.labelBytes) {
-            // The stamps are on their way: the labels only, then both waited for.
-            if (maps.labelBytes > 0) {
-                enqueuePack(set, box, maps, maps.labelBytes, 0, timings);
-                queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), stamps.host,
-                                        nullptr, timings.track("download", "read:labels"));
-            }
-            queue.finish();
-            stamps.read.wait();
-            maps.storage = std::move(stamps.storage);
-            maps.labels = stamps.host;
-            maps.stamps = stamps.host + labelBytes;
-            stampsAhead_ = StampsAhead();
-            packedAhead_ = PackedAhead();
-            makeWantedBlock();
-            return maps;
-        }
+    // This box's stamps may be on their way already (readStampsAhead):
+    // then only the labels are packed and read here.
+    const StampsAhead& early = stampsAhead_;
+    const bool stampsOnTheirWay = early.host != nullptr && maps.step == 1 && early.set == set && early.box == box &&
+                                  early.stampBytes == maps.stampBytes && early.labelBytes == maps.labelBytes;
+    if (!stampsOnTheirWay)
         settleStampsAhead();
-    }
-
     const PackedAhead ahead = packedAhead_;
     packedAhead_ = PackedAhead();
-    if (maps.step != 1 || ahead.stampBytes != uint32_t(maps.stampBytes) || aheadLabelBytes_ != maps.labelBytes ||
-        !(ahead.box == box) || ahead.set != set)
-        enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings);
-    const size_t bytes = labelBytes + count * size_t(maps.stampBytes);
     uint8_t* host = nullptr;
-    maps.storage = readMemory(bytes, host);
+    if (stampsOnTheirWay) {
+        if (maps.labelBytes > 0)
+            enqueuePack(set, box, maps, maps.labelBytes, 0, timings);
+        host = early.host;
+        maps.storage = early.storage;
+    } else {
+        if (maps.step != 1 || ahead.stampBytes != uint32_t(maps.stampBytes) || aheadLabelBytes_ != maps.labelBytes ||
+            !(ahead.box == box) || ahead.set != set)
+            enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings);
+        maps.storage = readMemory(labelBytes + count * size_t(maps.stampBytes), host);
+    }
     if (maps.labelBytes > 0)
         queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
                                 timings.track("download", "read:labels"));
-    queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
-                            nullptr, timings.track("download", "read:stamps"));
+    if (!stampsOnTheirWay)
+        queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
+                                nullptr, timings.track("download", "read:stamps"));
     queue.finish();
+    if (stampsOnTheirWay) {
+        stampsAhead_.read.wait(); // a failed read throws: these stamps are the click's
+        stampsAhead_ = StampsAhead();
+    }
     makeWantedBlock();
     maps.labels = host;
     maps.stamps = host + labelBytes;
@@ -374,26 +376,24 @@ void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timin
     if (aheadLabelBytes_ < 0 || !stampsAheadPay(device_.info()))
         return; // not a click (the run reads its full maps), or no copy engine
     settleStampsAhead();
-    const PixelBox box{0, 0, uint32_t(width_ - 1), uint32_t(height_ - 1)};
-    BoxMaps maps;
-    maps.boxWidth = width_;
-    maps.boxHeight = height_;
-    maps.labelBytes = aheadLabelBytes_;
-    maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
-    const size_t count = size_t(width_) * size_t(height_);
-    const size_t labelBytes = (count * size_t(maps.labelBytes) + 3) / 4 * 4;
+    // The whole image, laid out as readBox lays it out (step 1).
+    BoxMaps whole;
+    whole.boxWidth = width_;
+    whole.boxHeight = height_;
     StampsAhead ahead;
     ahead.set = set;
-    ahead.box = box;
-    ahead.labelBytes = maps.labelBytes;
-    ahead.stampBytes = maps.stampBytes;
-    ahead.storage = readMemory(labelBytes + count * size_t(maps.stampBytes), ahead.host);
-    const cl::Event* packed = enqueuePack(set, box, maps, 0, maps.stampBytes, timings);
+    ahead.box = {0, 0, uint32_t(width_ - 1), uint32_t(height_ - 1)};
+    ahead.labelBytes = aheadLabelBytes_;
+    ahead.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
+    const size_t count = size_t(width_) * size_t(height_);
+    const size_t labelBytes = stampsOffset(count, ahead.labelBytes);
+    ahead.storage = readMemory(labelBytes + count * size_t(ahead.stampBytes), ahead.host);
+    const cl::Event* packed = enqueuePack(set, ahead.box, whole, 0, ahead.stampBytes, timings);
     device_.queue().flush();
     if (sideQueue_() == nullptr)
         sideQueue_ = cl::CommandQueue(device_.context(), device_.device(), CL_QUEUE_PROFILING_ENABLE);
     const std::vector<cl::Event> after{*packed};
-    sideQueue_.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), ahead.host + labelBytes,
+    sideQueue_.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(ahead.stampBytes), ahead.host + labelBytes,
                                  &after, timings.track("download", "read:stamps"));
     sideQueue_.enqueueMarkerWithWaitList(nullptr, &ahead.read);
     sideQueue_.flush();
@@ -405,7 +405,7 @@ bool GrowState::stampsAhead() const { return stampsAhead_.host != nullptr; }
 
 void GrowState::settleStampsAhead()
 {
-    if (stampsAhead_.host == nullptr)
+    if (!stampsAhead())
         return;
     try {
         stampsAhead_.read.wait();
@@ -433,9 +433,8 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     pack.setArg(a++, cl_uint(maps.step));
     pack.setArg(a++, cl_uint(labelBytes));
     pack.setArg(a++, cl_uint(stampBytes));
-    // A buffer not made yet (nothing of it packed) is never written.
-    pack.setArg(a++, packedLabels_() != nullptr ? packedLabels_ : packedStamps_);
-    pack.setArg(a++, packedStamps_() != nullptr ? packedStamps_ : packedLabels_);
+    pack.setArg(a++, packedLabels_);
+    pack.setArg(a++, packedStamps_);
     const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
     const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
     cl::Event* done = timings.track("download", "pack_maps");
