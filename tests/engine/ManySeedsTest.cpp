@@ -5,6 +5,7 @@
 // together. Every mode, 2 to 1100 seeds, both sides of both limits, the
 // GPUs' reads taken on every device: equal to the CPU reference.
 #include "Device.h"
+#include "ScopedEnvironment.h"
 #include "Pipeline.h"
 #include "ResultChecks.h"
 #include "TestImages.h"
@@ -13,16 +14,11 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstdlib>
-#include <memory>
+#include <optional>
 
 using namespace rgx;
 
 namespace {
-
-struct SpeculativeReads {
-    SpeculativeReads() { setenv("RGX_TEST_SPECULATIVE_READS", "1", 1); }
-    ~SpeculativeReads() { unsetenv("RGX_TEST_SPECULATIVE_READS"); }
-};
 
 std::vector<Seed> seedsOf(int side, int count)
 {
@@ -58,9 +54,9 @@ TEST(ManySeeds, LevelDriversEqualTheReferenceInEveryMode)
                     if (whyUnavailable(variant, info))
                         continue;
                     for (const bool speculative : {false, true}) {
-                        std::unique_ptr<SpeculativeReads> reads;
+                        std::optional<test::ScopedEnvironment> reads;
                         if (speculative)
-                            reads = std::make_unique<SpeculativeReads>();
+                            reads.emplace("RGX_TEST_SPECULATIVE_READS", "1");
                         const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, variant);
                         EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u)
                             << count << " seeds, " << modeName(mode) << ", " << text << (speculative ? ", GPU reads" : "")

@@ -4,6 +4,7 @@
 // than the one inside, seeds on tile edges and corners, many regions
 // meeting. Every result equals the CPU reference bit for bit.
 #include "TestImages.h"
+#include "ScopedEnvironment.h"
 #include "Device.h"
 #include "bench/BenchInputs.h"
 #include "Pipeline.h"
@@ -357,10 +358,6 @@ TEST(TiledGrowing, StepsStoppedAtTheirLevelLimitGoOnFromThere)
         {detour(), {{2, 2}}, rangeParams(4), "detour"},
         {maze(25, 20, 9), {{1, 1}}, rangeParams(8), "maze 51x41"},
         {bench::smoothNoise(120, 2), bench::gridSeeds(120, 120, 4), ruleAll, "noise, 4 regions, rule all"}};
-    struct StepLimit {
-        StepLimit() { setenv("RGX_TEST_TILE_STEP_LEVELS", "3", 1); }
-        ~StepLimit() { unsetenv("RGX_TEST_TILE_STEP_LEVELS"); }
-    };
     for (const DeviceInfo& info : listDevices()) {
         ComputeDevice device(info);
         for (const Case& c : cases) {
@@ -370,7 +367,7 @@ TEST(TiledGrowing, StepsStoppedAtTheirLevelLimitGoOnFromThere)
             const GrowResultPtr whole = runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
             GrowResultPtr stopped;
             {
-                const StepLimit limit;
+                const test::ScopedEnvironment limit("RGX_TEST_TILE_STEP_LEVELS", "3");
                 stopped = runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
             }
             EXPECT_EQ(compareResults(*expected, *stopped).differingPixels, 0u) << c.what << " on " << info.name;
@@ -425,7 +422,7 @@ TEST(TiledGrowing, IterationCapStopsLikeTheReference)
 // on one step per launch from there, bit-exact, and says so.
 TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
 {
-    setenv("RGX_TEST_STALL_AT_BARRIER", "3", 1);
+    const test::ScopedEnvironment stall("RGX_TEST_STALL_AT_BARRIER", "3");
     const LumaImage corridor = spiral(90); // many rounds of tiles, many levels
     const LumaImage noise = test::randomImage(90, 70, test::PixelKind::Grey8, 31);
     PipelineParams range;
@@ -468,7 +465,6 @@ TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
             ++checked;
         }
     }
-    unsetenv("RGX_TEST_STALL_AT_BARRIER");
     EXPECT_GT(checked, 0) << "no device with two compute units";
 }
 

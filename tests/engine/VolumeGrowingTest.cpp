@@ -4,6 +4,7 @@
 // resident session's clicks, the wrong-on-purpose variants visibly wrong,
 // and the input errors of volumes.
 #include "InputErrors.h"
+#include "ScopedEnvironment.h"
 #include "DeviceVariants.h"
 #include "TestImages.h"
 #include "TestVolumes.h"
@@ -317,7 +318,7 @@ TEST(VolumeSpeculativeReads, TheGpusNeighbourLoadsEqualTheReference)
 {
     // NVIDIA's GPUs load a candidate's neighbours together (region_growing.cl,
     // RGX_SPECULATIVE_READS); the hook builds that path on every device.
-    setenv("RGX_TEST_SPECULATIVE_READS", "1", 1);
+    const test::ScopedEnvironment reads("RGX_TEST_SPECULATIVE_READS", "1");
     const LumaImage volume = test::randomVolume(37, 29, 23, true, 11);
     const std::vector<Seed> seeds = test::randomVoxelSeeds(37, 29, 23, 70, 11);
     for (const DeviceInfo& info : listDevices()) {
@@ -341,7 +342,6 @@ TEST(VolumeSpeculativeReads, TheGpusNeighbourLoadsEqualTheReference)
                 }
             }
     }
-    unsetenv("RGX_TEST_SPECULATIVE_READS");
 }
 
 TEST(VolumePreRead, ClaimsAfterAPlainLoadEqualTheReference)
@@ -349,8 +349,8 @@ TEST(VolumePreRead, ClaimsAfterAPlainLoadEqualTheReference)
     // NVIDIA's GPUs read a neighbour's stamp before they claim it in
     // volumes (GrowPrograms.cpp, RGX_PRE_READ); the hook builds that path on
     // every device, with the speculative loads it goes with there.
-    setenv("RGX_PRE_READ", "1", 1);
-    setenv("RGX_TEST_SPECULATIVE_READS", "1", 1);
+    const test::ScopedEnvironment preRead("RGX_PRE_READ", "1");
+    const test::ScopedEnvironment reads("RGX_TEST_SPECULATIVE_READS", "1");
     const LumaImage volume = test::randomVolume(41, 33, 27, false, 21);
     const std::vector<Seed> seeds = test::randomVoxelSeeds(41, 33, 27, 9, 21);
     for (const DeviceInfo& info : listDevices()) {
@@ -366,8 +366,6 @@ TEST(VolumePreRead, ClaimsAfterAPlainLoadEqualTheReference)
             EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name << " " << modeName(mode);
         }
     }
-    unsetenv("RGX_PRE_READ");
-    unsetenv("RGX_TEST_SPECULATIVE_READS");
 }
 
 namespace {
