@@ -16,6 +16,14 @@
 // pixels at or below that level keep their stamps (a path that lowers a
 // stamp passes through such a source, which offers one level more), and a
 // tile whose halo lowers nothing costs its reads alone.
+//
+// Mode range under rule adjacent with the seeds' ranges apart (no luma in
+// two ranges, built with RGX_TILE_APART 1): a pixel's region is again fixed
+// by its luma, but it joins from its own region's pixels only (SPEC.md:
+// another region's label is never eligible for it). Each region is then a
+// flood of its own seed inside its own range, and the step runs its levels
+// once per region of the tile's pixels (most tiles hold one), its halo
+// taken from that region's pixels alone.
 #if RGX_WG_SIZE != SIDE || SIDE != 32
 #error "the bitmap tile step needs RGX_WG_SIZE == RGX_TILE_SIDE == 32"
 #endif
@@ -40,6 +48,11 @@
 #ifndef RGX_TILE_ROW_VECTORS
 #define RGX_TILE_ROW_VECTORS 0
 #endif
+// Regions that grow apart (mode range with the seeds' ranges apart):
+// grow_tiles is then built with RGX_TILE_APART 1.
+#ifndef RGX_TILE_APART
+#define RGX_TILE_APART 0
+#endif
 #ifndef RGX_TILE_THIN_ROUND
 #define RGX_TILE_THIN_ROUND 4
 #endif
@@ -53,6 +66,9 @@ typedef struct {
     uint old[SIDE * ROW];         // its stamps in global memory when the step began
     ushort region[SIDE * ROW];    // the region its luma takes, 0 for none (mode range; else 1)
     uint halo[4][SIDE + 2];       // stamps of the top and bottom rows (x -1..SIDE), left and right columns (y -1..SIDE)
+#if RGX_TILE_APART
+    ushort halo_region[4][SIDE + 2]; // their regions
+#endif
     RowExchange rows;             // tile_rows.h
     uint edges;                   // bit d: a changed pixel borders neighbour tile d
     uint changed;
@@ -66,6 +82,9 @@ typedef struct {
 #define HALO_LEFT 2
 #define HALO_RIGHT 3
 
+// The index of the lowest set bit of a non-zero word.
+inline int lowest_bit(uint bits) { return 31 - (int)clz(bits & (0u - bits)); }
+
 // The level at which halo neighbours make a pixel join, one more than the
 // smallest of their stamps (UNCLASSIFIED for none): index is the pixel's
 // position along that side, the halo arrays run from -1 (entry 0).
@@ -77,6 +96,41 @@ inline uint joins_from(__local const uint* side, int index, int connectivity)
     return best == UNCLASSIFIED ? UNCLASSIFIED : best + 1;
 }
 
+// The same for an edge pixel of region `region` where regions grow apart:
+// only halo pixels of its own region count.
+inline uint joins_from_region(__local const uint* side, __local const ushort* side_region, int index,
+                              int connectivity, uint region)
+{
+    uint best = side_region[index + 1] == region ? side[index + 1] : UNCLASSIFIED;
+    if (connectivity == 8) {
+        best = min(best, side_region[index] == region ? side[index] : UNCLASSIFIED);
+        best = min(best, side_region[index + 2] == region ? side[index + 2] : UNCLASSIFIED);
+    }
+    return best == UNCLASSIFIED ? UNCLASSIFIED : best + 1;
+}
+
+// The pixels of a row of the tile (its regions) that belong to `region`.
+inline uint region_bits(__local const ushort* row, uint region)
+{
+    uint bits = 0;
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        bits |= (row[x] == region ? 1u : 0u) << x;
+    return bits;
+}
+
+// The smallest region above `above` among the pixels of `pixels` in a row.
+inline uint next_region(__local const ushort* row, uint pixels, uint above)
+{
+    uint next = UNCLASSIFIED;
+    for (uint rest = pixels; rest != 0; rest &= rest - 1) {
+        const uint region = row[lowest_bit(rest)];
+        if (region > above)
+            next = min(next, region);
+    }
+    return next;
+}
+
 // The level to recompute from when a halo pixel offers `joins` to an edge
 // pixel of the mask whose stamp is `stamp`: one before, if that lowers it.
 inline uint lowers_from(uint joins, uint stamp, bool in_mask, uint cap)
@@ -84,9 +138,6 @@ inline uint lowers_from(uint joins, uint stamp, bool in_mask, uint cap)
     return in_mask && joins <= cap && joins < stamp ? joins - 1 : UNCLASSIFIED;
 }
 
-
-// The index of the lowest set bit of a non-zero word.
-inline int lowest_bit(uint bits) { return 31 - (int)clz(bits & (0u - bits)); }
 
 // Without a branch: a work-group of one warp, alone on its scheduler, pays
 // the whole latency of every branch, level after level.
@@ -127,10 +178,11 @@ inline void levels_write(JoinLevels* levels, __local uint* row)
         levels->plane[b] = 0;
 }
 
-// `joined` joined at `level` (never below the last level recorded).
-inline void levels_record(JoinLevels* levels, uint joined, uint level, __local uint* row)
+// `joined` joined at `level` (never below the last level recorded); with
+// `last`, every level recorded is written (and `joined` is 0).
+inline void levels_record(JoinLevels* levels, uint joined, uint level, bool last, __local uint* row)
 {
-    if (level - levels->base >= (1u << LEVEL_PLANES)) {
+    if (last || level - levels->base >= (1u << LEVEL_PLANES)) {
         levels_write(levels, row);
         levels->base = level;
     }
@@ -140,6 +192,88 @@ inline void levels_record(JoinLevels* levels, uint joined, uint level, __local u
         if ((offset >> b) & 1u)
             levels->plane[b] |= joined;
     levels->joined |= joined;
+}
+
+// What the halo offers a tile's edge pixels (row r's ends, column r's top
+// and bottom pixels): the level at which it makes each join, each pixel's
+// region, and whether the top and bottom pixels are in the mask.
+typedef struct {
+    uint left, right, top, bottom;
+    uint left_region, right_region, top_region, bottom_region;
+    bool top_in_mask, bottom_in_mask;
+} TileEdges;
+
+// A pass of the levels over one region's pixels (all pixels but where the
+// regions grow apart): row r's part of it.
+typedef struct {
+    uint mask;                    // the row's pixels of the mask that the pass grows
+    uint left, right, top, bottom; // the halo's levels for this pass's edge pixels
+    uint level, steps;
+    uint settled, here;
+    JoinLevels levels;
+} Pass;
+
+// The start of a pass over region `region` (any, but where the regions
+// grow apart): its first level to recompute, the smallest at which the halo
+// lowers an edge pixel's stamp, or 0 when a seed's neighbour is not at
+// level 1 yet (the tile's first step); the pixels at or below it keep their
+// stamps (all of them when nothing is lowered), and its front is the
+// pixels at that level.
+// `seeds` and `around_seeds`: the seeds of row r and of the rows above and
+// below it, of every region.
+inline void pass_begin(Pass* pass, const uint region, const TileEdges* edges, const uint seeds,
+                       const RowView around_seeds, const uint mask, const uint ones, const uint resume,
+                       const uint cap, const int connectivity, const int r, __local TileScratch* scratch, uint* call)
+{
+#if RGX_TILE_APART
+    // Rows beyond the tile have no seeds: any row of it stands in for them.
+    const uint in_region = region_bits(&scratch->region[r * ROW], region);
+    const uint above_in_region = region_bits(&scratch->region[max(r - 1, 0) * ROW], region);
+    const uint below_in_region = region_bits(&scratch->region[min(r + 1, SIDE - 1) * ROW], region);
+    pass->left = edges->left_region == region ? edges->left : UNCLASSIFIED;
+    pass->right = edges->right_region == region ? edges->right : UNCLASSIFIED;
+    pass->top = edges->top_region == region ? edges->top : UNCLASSIFIED;
+    pass->bottom = edges->bottom_region == region ? edges->bottom : UNCLASSIFIED;
+#else
+    (void)region;
+    const uint in_region = 0xFFFFFFFFu, above_in_region = 0xFFFFFFFFu, below_in_region = 0xFFFFFFFFu;
+    pass->left = edges->left;
+    pass->right = edges->right;
+    pass->top = edges->top;
+    pass->bottom = edges->bottom;
+#endif
+    pass->mask = mask & in_region;
+    __local const uint* old = &scratch->old[r * ROW];
+    uint start = min(lowers_from(pass->left, old[0], (pass->mask & 1u) != 0, cap),
+                     lowers_from(pass->right, old[SIDE - 1], (pass->mask >> (SIDE - 1)) != 0, cap));
+    start = min(start, lowers_from(pass->top, scratch->old[r], edges->top_in_mask, cap));
+    start = min(start, lowers_from(pass->bottom, scratch->old[(SIDE - 1) * ROW + r], edges->bottom_in_mask, cap));
+    if (cap >= 1 && (reach_of(around_seeds.above & above_in_region, seeds & in_region,
+                              around_seeds.below & below_in_region, connectivity) &
+                     pass->mask & ~ones) != 0)
+        start = 0;
+    // A step that stopped at level L settled every pixel up to L.
+    if (resume != 0)
+        start = min(start, resume - 1);
+    start = rows_min(start, r, &scratch->rows, call);
+
+    uint settled = 0, here = 0;
+    for (int x = 0; x < SIDE; ++x) {
+        const uint stamp = old[x];
+        const bool ours = ((in_region >> x) & 1u) != 0;
+        const bool kept = stamp <= start;
+        if (ours && kept)
+            settled |= 1u << x;
+        if (ours && kept && stamp == start)
+            here |= 1u << x;
+        if (ours)
+            scratch->stamp[r * ROW + x] = kept ? stamp : UNCLASSIFIED;
+    }
+    pass->settled = settled;
+    pass->here = here;
+    pass->level = start;
+    pass->steps = 0;
+    pass->levels.base = start + 1;
 }
 
 inline void grow_tile(const uint tile, const uint round, const int width, const int height,
@@ -172,8 +306,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 
     // The halo first, into registers: its reads are in flight with the
     // tile's. Entry i + 1 of each side is position i, entries 0 and SIDE + 1
-    // the corners' sides (work-items 0 and 1 take two entries).
+    // the corners' sides (work-items 0 and 1 take two entries). Where the
+    // regions grow apart, the halo's lumas too (their regions).
     uint halo[2][4];
+    uint halo_value[2][4];
 #pragma unroll
     for (int pass = 0; pass < 2; ++pass) {
         const int i = r + pass * SIDE, along = i - 1;
@@ -183,7 +319,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         for (int side = 0; side < 4; ++side) {
             const bool inside = i < SIDE + 2 && at[side].x >= 0 && at[side].y >= 0 && at[side].x < width &&
                                 at[side].y < height;
-            halo[pass][side] = inside ? stamps[(uint)at[side].y * (uint)width + (uint)at[side].x] : UNCLASSIFIED;
+            const uint g = inside ? (uint)at[side].y * (uint)width + (uint)at[side].x : 0;
+            halo[pass][side] = inside ? stamps[g] : UNCLASSIFIED;
+            halo_value[pass][side] = inside && RGX_TILE_APART ? luma[g] : 0;
         }
     }
 
@@ -196,7 +334,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // latency after another. (CPU runtimes, which run the work-items of a
     // group side by side in vector lanes, take the columns faster.)
     const int gx_column = x0 + r;
-    const uint regions = rule_all ? region_total : 1;
+    // Labels by luma: rule all, or regions apart.
+    const bool by_luma = rule_all || RGX_TILE_APART;
+    const uint regions = by_luma ? region_total : 1;
     const uint first_seed = region_total > 0 ? seed_luma[0] : 0;
 #if RGX_TILE_ROW_VECTORS
     if ((width & 7) == 0 && x0 + SIDE <= width) {
@@ -244,8 +384,14 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     for (int pass = 0; pass < 2; ++pass)
         if (r + pass * SIDE < SIDE + 2)
 #pragma unroll
-            for (int side = 0; side < 4; ++side)
+            for (int side = 0; side < 4; ++side) {
                 scratch->halo[side][r + pass * SIDE] = halo[pass][side];
+#if RGX_TILE_APART
+                scratch->halo_region[side][r + pass * SIDE] =
+                    (ushort)fixed_region(halo_value[pass][side], halo[pass][side] != UNCLASSIFIED, mode, first_seed,
+                                         seed_luma, regions, lower, upper);
+#endif
+            }
     rows_init(&scratch->rows, r);
     if (r == 0) {
         scratch->edges = 0;
@@ -272,90 +418,114 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     }
     mask &= y < height ? row_inside : 0u;
     // The levels at which the halo makes this row's ends, and this column's
-    // pixels of the top and bottom rows, join.
+    // pixels of the top and bottom rows, join (apart: from their regions).
+    __local const ushort* row_region = &scratch->region[r * ROW];
+    const uint left_region = row_region[0], right_region = row_region[SIDE - 1];
+    const uint top_region = scratch->region[r], bottom_region = scratch->region[(SIDE - 1) * ROW + r];
+#if RGX_TILE_APART
+    const uint left = joins_from_region(scratch->halo[HALO_LEFT], scratch->halo_region[HALO_LEFT], r, connectivity,
+                                        left_region);
+    const uint right = joins_from_region(scratch->halo[HALO_RIGHT], scratch->halo_region[HALO_RIGHT], r,
+                                         connectivity, right_region);
+    const uint top = joins_from_region(scratch->halo[HALO_TOP], scratch->halo_region[HALO_TOP], r, connectivity,
+                                       top_region);
+    const uint bottom = joins_from_region(scratch->halo[HALO_BOTTOM], scratch->halo_region[HALO_BOTTOM], r,
+                                          connectivity, bottom_region);
+#else
     const uint left = joins_from(scratch->halo[HALO_LEFT], r, connectivity);
     const uint right = joins_from(scratch->halo[HALO_RIGHT], r, connectivity);
     const uint top = joins_from(scratch->halo[HALO_TOP], r, connectivity);
     const uint bottom = joins_from(scratch->halo[HALO_BOTTOM], r, connectivity);
+#endif
 
-    // The first level to recompute: the smallest at which the halo lowers
-    // an edge pixel's stamp, or 0 when a seed's neighbour is not at level 1
-    // yet (the tile's first step).
-    uint start = min(lowers_from(left, scratch->old[r * ROW], (mask & 1u) != 0, cap),
-                     lowers_from(right, scratch->old[r * ROW + SIDE - 1], (mask >> (SIDE - 1)) != 0, cap));
-    const uint top_stamp = scratch->old[r], bottom_stamp = scratch->old[(SIDE - 1) * ROW + r];
-    const bool column_inside = gx_column < width;
-    start = min(start, lowers_from(top, top_stamp,
-                                   column_inside && y0 < height && top_stamp != 0 && scratch->region[r] != 0, cap));
-    start = min(start, lowers_from(bottom, bottom_stamp,
-                                   column_inside && y0 + SIDE - 1 < height && bottom_stamp != 0 &&
-                                       scratch->region[(SIDE - 1) * ROW + r] != 0,
-                                   cap));
-    const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
-    if (cap >= 1 && (reach_of(around_seeds.above, seeds, around_seeds.below, connectivity) & mask & ~ones) != 0)
-        start = 0;
-    // A step that stopped at level L settled every pixel up to L.
-    if (resume != 0)
-        start = min(start, resume - 1);
-    start = rows_min(start, r, &scratch->rows, &call);
-
-    // The pixels at or below `start` keep their stamps (all of them when
-    // nothing is lowered); the level's front is the pixels at `start`.
-    uint settled = 0, here = 0;
-    for (int x = 0; x < SIDE; ++x) {
-        const uint stamp = scratch->old[r * ROW + x];
-        const bool kept = stamp <= start;
-        if (kept)
-            settled |= 1u << x;
-        if (kept && stamp == start)
-            here |= 1u << x;
-        scratch->stamp[r * ROW + x] = kept ? stamp : UNCLASSIFIED;
-    }
-
-    // SPEC.md's iterations inside the tile: level -> level + 1.
-    uint level = start;
+    // SPEC.md's iterations inside the tile: level -> level + 1. Once, or
+    // where the regions grow apart once per region of the mask's pixels,
+    // from the smallest to the largest (none: nothing to grow), the pixels
+    // of no pass (seeds, lumas no range holds) keeping their stamps. The
+    // passes follow each other in the one loop of levels: PoCL's compiler
+    // takes minutes over a loop of passes around the loop of levels.
     const uint step_levels = RGX_TILE_STEP_LEVELS != 0 && scratch->queued * RGX_TILE_THIN_ROUND <= get_num_groups(0)
                                  ? RGX_TILE_STEP_LEVELS
                                  : UNCLASSIFIED;
-    uint steps = 0;
-    bool stopped = false; // at the step's limit, with every pixel up to `level` settled
-    JoinLevels levels = {start + 1, 0, {0}};
-    while (level < cap) {
-        if (steps++ == step_levels) {
-            stopped = true;
-            break;
-        }
-        const uint joining = level + 1;
-        const RowView view = rows_look(here, top == joining, bottom == joining,
-                                       here != 0 || left == joining || right == joining, r, &scratch->rows, &call);
-        if (!view.any && view.top == 0 && view.bottom == 0) {
-            // A quiet level: nothing joins until the halo makes something
-            // join at a later level, if it does.
-            const uint later = min(min(left > joining ? left : UNCLASSIFIED, right > joining ? right : UNCLASSIFIED),
-                                   min(top > joining ? top : UNCLASSIFIED, bottom > joining ? bottom : UNCLASSIFIED));
-            const uint next = rows_min(later, r, &scratch->rows, &call);
-            if (next == UNCLASSIFIED || next > cap)
+    const uint top_stamp = scratch->old[r], bottom_stamp = scratch->old[(SIDE - 1) * ROW + r];
+    const bool column_inside = gx_column < width;
+    TileEdges edges_in = {left, right, top, bottom, left_region, right_region, top_region, bottom_region,
+                          column_inside && y0 < height && top_stamp != 0 && top_region != 0,
+                          column_inside && y0 + SIDE - 1 < height && bottom_stamp != 0 && bottom_region != 0};
+    const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
+    uint stop_level = UNCLASSIFIED; // the least level a pass stopped at (the step's limit)
+    Pass pass;
+    pass.levels.joined = 0;
+    for (int b = 0; b < LEVEL_PLANES; ++b)
+        pass.levels.plane[b] = 0;
+#if RGX_TILE_APART
+    for (int x = 0; x < SIDE; ++x)
+        scratch->stamp[r * ROW + x] = scratch->old[r * ROW + x];
+    uint region = 0; // the pass's; the next is the least region above it in the mask
+    bool begin = true;
+#else
+    pass_begin(&pass, 0, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r, scratch, &call);
+#endif
+    for (;;) {
+#if RGX_TILE_APART
+        if (begin) {
+            region = rows_min(next_region(row_region, mask, region), r, &scratch->rows, &call);
+            if (region == UNCLASSIFIED)
                 break;
-            level = next - 1;
-            here = 0;
-            continue;
+            pass_begin(&pass, region, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r,
+                       scratch, &call);
+            begin = false;
         }
-        uint reach = reach_of(view.above, here, view.below, connectivity);
-        if (left == joining)
-            reach |= 1u;
-        if (right == joining)
-            reach |= 1u << (SIDE - 1);
-        if (r == 0)
-            reach |= view.top;
-        if (r == SIDE - 1)
-            reach |= view.bottom;
-        const uint joined = reach & mask & ~settled;
-        settled |= joined;
-        levels_record(&levels, joined, joining, &scratch->stamp[r * ROW]);
-        here = joined;
-        level = joining;
+#endif
+        bool done = pass.level >= cap;
+        if (!done && pass.steps++ == step_levels) {
+            // At the step's limit, with every pixel up to the level settled.
+            stop_level = min(stop_level, pass.level);
+            done = true;
+        }
+        uint joined = 0;
+        const uint joining = pass.level + 1;
+        if (!done) {
+            const RowView view = rows_look(pass.here, pass.top == joining, pass.bottom == joining,
+                                           pass.here != 0 || pass.left == joining || pass.right == joining, r,
+                                           &scratch->rows, &call);
+            if (!view.any && view.top == 0 && view.bottom == 0) {
+                // A quiet level: nothing joins until the halo makes something
+                // join at a later level, if it does.
+                const uint later = min(min(pass.left > joining ? pass.left : UNCLASSIFIED,
+                                           pass.right > joining ? pass.right : UNCLASSIFIED),
+                                       min(pass.top > joining ? pass.top : UNCLASSIFIED,
+                                           pass.bottom > joining ? pass.bottom : UNCLASSIFIED));
+                const uint next = rows_min(later, r, &scratch->rows, &call);
+                done = next == UNCLASSIFIED || next > cap;
+                pass.level = next - 1;
+                pass.here = 0;
+            } else {
+                uint reach = reach_of(view.above, pass.here, view.below, connectivity);
+                if (pass.left == joining)
+                    reach |= 1u;
+                if (pass.right == joining)
+                    reach |= 1u << (SIDE - 1);
+                if (r == 0)
+                    reach |= view.top;
+                if (r == SIDE - 1)
+                    reach |= view.bottom;
+                joined = reach & pass.mask & ~pass.settled;
+                pass.settled |= joined;
+                pass.here = joined;
+                pass.level = joining;
+            }
+        }
+        levels_record(&pass.levels, joined, joining, done, &scratch->stamp[r * ROW]);
+        if (done) {
+#if RGX_TILE_APART
+            begin = true;
+#else
+            break;
+#endif
+        }
     }
-    levels_write(&levels, &scratch->stamp[r * ROW]);
+    const bool stopped = stop_level != UNCLASSIFIED;
     // Every row's stamps are in place before the columns are read.
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -384,7 +554,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         const int i = lowest_bit(rest);
         const uint g = (uint)(y0 + i) * (uint)width + (uint)gx_column;
         stamps[g] = scratch->stamp[i * ROW + r];
-        labels[g] = mode != RGX_MODE_RANGE || !rule_all ? 1 : scratch->region[i * ROW + r];
+        labels[g] = mode != RGX_MODE_RANGE || !by_luma ? 1 : scratch->region[i * ROW + r];
         edges |= edges_of(r, i, connectivity);
     }
     if (edges != 0)
@@ -400,7 +570,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     if (r == 9) {
         if (stopped)
             queue_tile(tile, round + 1, tile_mark, next_list, counters);
-        const uint mark = stopped ? level + 1 : 0;
+        const uint mark = stopped ? stop_level + 1 : 0;
         if (mark != resume)
             *resume_mark = mark;
     }

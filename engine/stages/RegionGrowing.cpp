@@ -118,7 +118,12 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
         grow::brickKernels(device);
     } else if (tiles_ && !distances_) {
         size_t workGroup = 0;
-        grow::tileKernels(device, grow::labelsFixed(params_, seeds_.size()), workGroup);
+        const bool fixed = grow::labelsFixed(params_, seeds_.size());
+        grow::tileKernels(device, fixed ? grow::TileStep::Bits : grow::TileStep::Pixels, workGroup);
+        // Where the seeds' ranges fall apart (their lumas decide), the
+        // regions grow by the bitmap step too, each from its own pixels.
+        if (!fixed && params_.mode == Mode::Range && params_.rule == Rule::Adjacent)
+            grow::tileKernels(device, grow::TileStep::BitsApart, workGroup);
     }
     if (tiles_ && grow::labelsInSecondPass(params_, seeds_.size()))
         grow::labelLevelKernels(device, depth > 1);

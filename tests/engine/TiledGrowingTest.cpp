@@ -11,6 +11,7 @@
 #include "reference/RegionGrowingReference.h"
 #include "stages/GrowState.h"
 #include "stages/RegionGrowing.h"
+#include "stages/grow/GrowPrograms.h"
 
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -219,6 +220,116 @@ TEST(TiledGrowing, ManyRegionsMeetInRangeMode)
         params.rule = seed % 2 ? Rule::All : Rule::Adjacent;
         const std::vector<Seed> seeds = test::randomSeeds(image.width, image.height, int(3 + seed % 4 * 9), seed);
         expectTilesEqualTheReference(image, seeds, params, "random image seed " + std::to_string(seed));
+    }
+}
+
+// Whether the run's tiles took the bitmap step (RGX_TILE_BITS=1).
+bool tookTheBitmapStep(const GrowResult& result)
+{
+    return std::any_of(result.kernels.begin(), result.kernels.end(), [](const KernelReport& kernel) {
+        return kernel.kernel == "grow_tiles" && kernel.options.find("-DRGX_TILE_BITS=1") != std::string::npos;
+    });
+}
+
+// Seeds of mode range under rule adjacent whose ranges hold no luma in
+// common: each region is the flood of its seed inside its own range, and
+// the bitmap step grows them all at once, a pixel joining from its own
+// region's pixels only. Regions that touch everywhere (a maze's walls and
+// corridors, noise of few lumas), that meet along one border across
+// tiles, a cap, steps stopped at their level limit, and ranges one luma
+// apart against ranges that share one (the per-pixel step).
+TEST(TiledGrowing, RegionsWhoseRangesFallApartGrowByTheBitmapStepFromTheirOwnPixels)
+{
+    struct Case {
+        LumaImage image;
+        std::vector<Seed> seeds;
+        GrowParams params;
+        bool apart;
+        std::string what;
+    };
+    std::vector<Case> cases;
+    for (int connectivity : {4, 8}) {
+        const std::string at = ", connectivity " + std::to_string(connectivity);
+        // Walls (240) and corridors (100), ranges +-10: both regions run
+        // through every tile of the maze, each beside the other.
+        cases.push_back({maze(40, 30, 7), {{1, 1}, {0, 0}}, rangeParams(connectivity), true, "maze, wall and corridor" + at});
+        // Two bands meeting at x = 70 (inside a tile), with noise of +-3.
+        LumaImage bands = test::randomImage(150, 90, test::PixelKind::Grey8, 11);
+        for (int y = 0; y < bands.height; ++y)
+            for (int x = 0; x < bands.width; ++x) {
+                uint16_t& value = bands.luma[size_t(y) * size_t(bands.width) + size_t(x)];
+                value = uint16_t((x < 70 ? 60 : 140) + value % 7);
+            }
+        cases.push_back({bands, {{149, 89}, {3, 4}}, rangeParams(connectivity, 20), true, "two bands" + at});
+        // The widest ranges that share no luma, and the narrowest that share
+        // one (the per-pixel step): set from the seeds' lumas below.
+        cases.push_back({bands, {{5, 5}, {100, 50}}, rangeParams(connectivity), true, "two bands, nearest ranges" + at});
+    }
+    // Noise of 16 lumas, 5 seeds of distinct lumas, ranges of one luma: small
+    // regions of different labels touching everywhere.
+    LumaImage few = test::randomImage(203, 131, test::PixelKind::Grey8, 5);
+    for (uint16_t& value : few.luma)
+        value = uint16_t(value % 16 * 3);
+    std::vector<Seed> distinct;
+    std::vector<uint16_t> taken;
+    for (int i = 0; i < few.width * few.height && distinct.size() < 5; i += 97) {
+        const uint16_t value = few.luma[size_t(i)];
+        if (std::find(taken.begin(), taken.end(), value) == taken.end()) {
+            taken.push_back(value);
+            distinct.push_back({i % few.width, i / few.width});
+        }
+    }
+    GrowParams one = rangeParams(8, 1);
+    cases.push_back({few, distinct, one, true, "noise of 16 lumas, 5 seeds"});
+    one.connectivity = 4;
+    one.maxIterations = 6;
+    cases.push_back({few, distinct, one, true, "noise of 16 lumas, 5 seeds, a cap of 6"});
+    // 16-bit noise, 40 seeds whose ranges of +-100 fall apart.
+    LumaImage deep = test::randomImage(180, 140, test::PixelKind::Grey16, 3);
+    std::vector<Seed> spread;
+    for (int k = 0; k < 40; ++k) {
+        const Seed seed{(k * 37) % deep.width, (k * 53) % deep.height};
+        deep.luma[size_t(seed.y) * size_t(deep.width) + size_t(seed.x)] = uint16_t(1000 + 1500 * k);
+        spread.push_back(seed);
+    }
+    for (uint16_t& value : deep.luma)
+        value = uint16_t(1000 + value % 40 * 1500 + value % 61);
+    for (size_t k = 0; k < spread.size(); ++k)
+        deep.luma[size_t(spread[k].y) * size_t(deep.width) + size_t(spread[k].x)] = uint16_t(1000 + 1500 * k);
+    cases.push_back({deep, spread, rangeParams(4, 100), true, "16-bit, 40 seeds"});
+
+    for (const Case& c : cases) {
+        PipelineParams params;
+        params.grow = c.params;
+        std::vector<uint32_t> lumas;
+        for (const Seed& seed : c.seeds)
+            lumas.push_back(c.image.luma[size_t(seed.y) * size_t(c.image.width) + size_t(seed.x)]);
+        if (c.what.find("nearest") != std::string::npos) {
+            // Lumas d apart: ranges of +-(d - 1) / 2 share no luma, +-(d + 1) / 2 share one.
+            const uint32_t d = std::max(lumas[0], lumas[1]) - std::min(lumas[0], lumas[1]);
+            params.grow.lower = params.grow.upper = (d - 1) / 2;
+            GrowParams sharing = params.grow;
+            sharing.lower = sharing.upper = (d + 1) / 2;
+            ASSERT_FALSE(grow::rangesApart(sharing, lumas)) << c.what;
+            expectTilesEqualTheReference(c.image, c.seeds, sharing, c.what + ", sharing one");
+        }
+        ASSERT_EQ(grow::rangesApart(params.grow, lumas), c.apart) << c.what;
+        expectTilesEqualTheReference(c.image, c.seeds, params.grow, c.what);
+        const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, params);
+        for (const DeviceInfo& info : listDevices()) {
+            ComputeDevice device(info);
+            const GrowResultPtr actual =
+                runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
+            EXPECT_TRUE(tookTheBitmapStep(*actual)) << c.what << " on " << info.name;
+            GrowResultPtr stopped;
+            {
+                const test::ScopedEnvironment limit("RGX_TEST_TILE_STEP_LEVELS", "3");
+                stopped = runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
+            }
+            EXPECT_EQ(compareResults(*expected, *stopped).differingPixels, 0u)
+                << c.what << ", steps of 3 levels, on " << info.name;
+            EXPECT_EQ(expected->iterations, stopped->iterations) << c.what << " on " << info.name;
+        }
     }
 }
 

@@ -71,10 +71,13 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 //   thin rounds.
 // Tests take the row reads on every device, and stop every round's steps
 // early: RGX_TEST_TILE_STEP_LEVELS=n.
-std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, bool bits)
+std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::TileStep step)
 {
+    const bool bits = step != grow::TileStep::Pixels;
     std::string options = device.openClCStandardOption(false) + " -DRGX_WG_SIZE=" + std::to_string(workGroup) +
                           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0");
+    if (step == grow::TileStep::BitsApart)
+        options += " -DRGX_TILE_APART=1";
     const bool gpu = device.type == "GPU";
     const char* test = std::getenv("RGX_TEST_TILE_STEP_LEVELS");
     const int testLevels = test ? std::atoi(test) : 0;
@@ -180,18 +183,42 @@ bool labelsFixed(const GrowParams& params, size_t regions)
            labelsInSecondPass(params, regions);
 }
 
+TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma)
+{
+    if (labelsFixed(params, seedLuma.size()))
+        return TileStep::Bits;
+    return rangesApart(params, seedLuma) ? TileStep::BitsApart : TileStep::Pixels;
+}
+
+bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma)
+{
+    if (seedLuma.size() < 2 || params.mode != Mode::Range || params.rule != Rule::Adjacent)
+        return false;
+    // Each range as the lumas it holds ([0, 65535] bounds every image's).
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    ranges.reserve(seedLuma.size());
+    for (const uint32_t seed : seedLuma)
+        ranges.emplace_back(std::max<int64_t>(0, int64_t(seed) - int64_t(params.lower)),
+                            std::min<int64_t>(0xFFFF, int64_t(seed) + int64_t(params.upper)));
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t k = 1; k < ranges.size(); ++k)
+        if (ranges[k].first <= ranges[k - 1].second)
+            return false;
+    return true;
+}
+
 bool labelsInSecondPass(const GrowParams& params, size_t regions)
 {
     return regions > 1 && params.mode == Mode::Competitive && params.rule == Rule::Adjacent;
 }
 
-const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup)
+const BuiltProgram& tileKernels(ComputeDevice& device, TileStep step, size_t& workGroup)
 {
     const DeviceInfo& info = device.info();
     ProgramCache& programs = device.programs();
-    if (bits) {
+    if (step != TileStep::Pixels) {
         workGroup = growTileSide;
-        const std::string options = tileBuildOptions(info, workGroup, true);
+        const std::string options = tileBuildOptions(info, workGroup, step);
         // On an NVIDIA GPU the group of 32 is one warp: its rows meet through
         // the warp's shuffles (kernels/tile_rows.h), unless the driver
         // refuses the inline PTX; then through local memory, as elsewhere.
@@ -201,11 +228,11 @@ const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGr
         return programs.get(tileProgram, options);
     }
     workGroup = largestPowerOfTwoAtMost(std::min<size_t>(256, info.maxWorkGroupSize));
-    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
+    const BuiltProgram* built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, step));
     const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
     if (limit != 0 && limit < workGroup) {
         workGroup = largestPowerOfTwoAtMost(limit);
-        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, false));
+        built = &programs.get(tileProgram, tileBuildOptions(info, workGroup, step));
     }
     return *built;
 }

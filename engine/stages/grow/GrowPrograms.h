@@ -9,6 +9,7 @@
 #include "Variant.h"
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace rgx {
 
@@ -49,16 +50,29 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
 // stamps alone.
 bool labelsFixed(const GrowParams& params, size_t regions);
 
+// Mode range under rule adjacent with several regions, where no luma lies
+// in two seeds' ranges: a pixel can only join the one region whose range
+// holds it, from that region's pixels, so each region is the flood of its
+// seed inside its range, whatever the others do (docs/VARIANTS.md).
+bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma);
+
 // Several regions in mode competitive under rule adjacent: every candidate
 // is accepted, so the stamps are the distances from the nearest seed and
 // the tiles or bricks find them as for one region; a second pass
 // (labelLevels) finds the labels level by level (docs/VARIANTS.md).
 bool labelsInSecondPass(const GrowParams& params, size_t regions);
 
-// The tile program: the bitmap step with one work-item per tile row
-// (`bits`: every classified pixel's label follows from its luma), or the
-// per-pixel step with the largest work-group grow_tiles takes.
-const BuiltProgram& tileKernels(ComputeDevice& device, bool bits, size_t& workGroup);
+// How grow_tiles recomputes a tile: per pixel, or by the bitmap step with
+// one work-item per tile row where every classified pixel's label follows
+// from its luma (labelsFixed), one pass per region where the regions grow
+// apart (rangesApart).
+enum class TileStep { Pixels, Bits, BitsApart };
+// The step of a run whose seeds have the luma `seedLuma`.
+TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma);
+
+// The tile program of a step; the per-pixel step with the largest
+// work-group grow_tiles takes.
+const BuiltProgram& tileKernels(ComputeDevice& device, TileStep step, size_t& workGroup);
 
 // The brick program of volumes (kernels/grow_bricks.cl).
 const BuiltProgram& brickKernels(ComputeDevice& device);

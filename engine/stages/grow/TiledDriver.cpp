@@ -4,7 +4,9 @@
 // (kernels/grow_tiles.cl). Where a label depends on the neighbours' labels
 // the run goes in windows of tileLevelWindow levels; a competitive run of
 // several regions finds the stamps by the bitmap step, every seed a source,
-// and its labels in a second pass (labelLevels). Where the work-groups
+// and its labels in a second pass (labelLevels); a run of mode range whose
+// seeds' ranges hold no luma in common grows by the bitmap step too, each
+// region from its own pixels. Where the work-groups
 // cannot all be resident or stop meeting, it goes on with one round of
 // tiles per launch, the kernel boundary as the barrier.
 #include "Device.h"
@@ -58,9 +60,10 @@ void TiledDriver::grow(Run& run)
 {
     GrowState& state = run.state;
     const DeviceInfo& info = run.info;
-    bits_ = labelsFixed(run.params, run.seeds.size());
+    const TileStep step = tileStep(run.params, run.seedLuma);
+    bits_ = step != TileStep::Pixels;
     labelsAfter_ = labelsInSecondPass(run.params, run.seeds.size());
-    const BuiltProgram& built = tileKernels(state.device(), bits_, workGroup_);
+    const BuiltProgram& built = tileKernels(state.device(), step, workGroup_);
     run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
     tiles_ = &state.kernel(built.program, "grow_tiles");
     tileCount_ = size_t(state.tilesX()) * size_t(state.tilesY());
