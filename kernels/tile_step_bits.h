@@ -484,6 +484,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             done = true;
         }
         uint joined = 0;
+        bool record = false;
         const uint joining = pass.level + 1;
         if (!done) {
             const RowView view = rows_look(pass.here, pass.top == joining, pass.bottom == joining,
@@ -512,11 +513,17 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                     reach |= view.bottom;
                 joined = reach & pass.mask & ~pass.settled;
                 pass.settled |= joined;
+                record = true;
                 pass.here = joined;
                 pass.level = joining;
             }
         }
-        levels_record(&pass.levels, joined, joining, done, &scratch->stamp[r * ROW]);
+        // One call, which writes a pass's last levels too where the passes
+        // go on in this loop (a second copy of the writes inside the loop
+        // costs PoCL's compiler dearly).
+        const bool last = RGX_TILE_APART && done;
+        if (record || last)
+            levels_record(&pass.levels, joined, joining, last, &scratch->stamp[r * ROW]);
         if (done) {
 #if RGX_TILE_APART
             begin = true;
@@ -525,6 +532,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #endif
         }
     }
+#if !RGX_TILE_APART
+    levels_write(&pass.levels, &scratch->stamp[r * ROW]);
+#endif
     const bool stopped = stop_level != UNCLASSIFIED;
     // Every row's stamps are in place before the columns are read.
     barrier(CLK_LOCAL_MEM_FENCE);
