@@ -524,6 +524,9 @@ Footprint GrowState::footprint() const
                                      &counters, &packedLabels_, &packedStamps_})
         if ((*buffer)() != nullptr)
             footprint.deviceBytes += buffer->getInfo<CL_MEM_SIZE>();
+    for (const cl::Buffer& buffer : tieBuffers_)
+        if (buffer() != nullptr)
+            footprint.deviceBytes += buffer.getInfo<CL_MEM_SIZE>();
     for (const auto& block : hostBlocks_)
         footprint.hostBytes += block->bytes;
     if (readBack_)

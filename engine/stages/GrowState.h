@@ -11,6 +11,7 @@
 #include "OpenCl.h"
 #include "Result.h"
 #include "Variant.h"
+#include <array>
 #include <cstdint>
 #include <future>
 #include <map>
@@ -224,6 +225,20 @@ public:
     // A buffer of its own for a run's small scratch (at least 4 bytes).
     cl::Buffer scratch(size_t bytes) { return make(bytes); }
 
+    // The buffers of the ties' label pass (grow/LabelTies.cpp,
+    // kernels/label_ties.h), kept from click to click, each of at least
+    // `bytes`: the ties per stamp, the totals per stamp and region, the
+    // ties listed and sorted, where their neighbours' labels are, their
+    // labels, the stamps' starts (twice: one copy is consumed) and the
+    // levels with ties.
+    enum class TieBuffer { Counts, Unique, List, Order, Refs, Labels, Starts, Cursor, Levels, Count };
+    cl::Buffer& tieBuffer(TieBuffer which, size_t bytes)
+    {
+        cl::Buffer& buffer = tieBuffers_[size_t(which)];
+        ensure(buffer, bytes);
+        return buffer;
+    }
+
     // A kernel of a built program, made once per state (clCreateKernel is a
     // cost a click can feel); the caller sets every argument before use.
     cl::Kernel& kernel(const cl::Program& program, const char* name);
@@ -289,6 +304,7 @@ private:
     std::future<std::shared_ptr<uint8_t>> preparedMemory_; // prepareHostMemory's
     size_t preparedBytes_ = 0;
     std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
+    std::array<cl::Buffer, size_t(TieBuffer::Count)> tieBuffers_;
 };
 
 } // namespace rgx

@@ -11,6 +11,7 @@
 #include "grow/Run.h"
 #include "grow_counters.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace rgx {
@@ -95,8 +96,15 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     else
         perPixel += 8;
     uint64_t bytes = pixelCount * perPixel;
-    if (variant.fusion == Fusion::Tiles)
+    if (variant.fusion == Fusion::Tiles) {
         bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * 20;
+        // The ties' label pass (grow/LabelTies.cpp, tieLimits): totals per
+        // stamp and region (12 bytes, at most one for 16 pixels or 2^18),
+        // up to one tie in 32 pixels of an image listed, sorted, with its
+        // labels and 9 words of neighbours (46 bytes; a volume's one in 128
+        // with 27 words, 118 bytes), and the stamps' starts and counts.
+        bytes += std::max<uint64_t>(uint64_t(12) << 18, pixelCount * 12 / 16) + pixelCount * 46 / 32 + (1 << 20);
+    }
     // Per region of the buffers' capacity: seed pixel and luma (8), two sets
     // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).
     bytes += regionCapacityFor(regionCount) * 92 + RGX_COUNTER_WORDS * 4;
@@ -125,7 +133,7 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
         if (!fixed && params_.mode == Mode::Range && params_.rule == Rule::Adjacent)
             grow::tileKernels(device, grow::TileStep::BitsApart, workGroup);
     }
-    if (tiles_ && grow::labelsInSecondPass(params_, seeds_.size()))
+    if (distances_ || (tiles_ && grow::labelsInSecondPass(params_, seeds_.size())))
         grow::labelLevelKernels(device, depth > 1);
     if (!tiles_) {
         grow::LevelGeometry geometry;

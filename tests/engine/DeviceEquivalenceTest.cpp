@@ -1,6 +1,7 @@
 // Every correct variant on every OpenCL device this machine has equals the
 // CPU reference bit for bit (labels, stamps, region sums, iteration count).
 #include "DeviceVariants.h"
+#include "ResultChecks.h"
 #include "TestImages.h"
 #include "Device.h"
 #include "Pipeline.h"
@@ -103,7 +104,15 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
 {
     ComputeDevice device(GetParam().device);
     const LumaImage image = test::randomImage(40, 40, test::PixelKind::Grey8, 5);
-    const GrowResultPtr result = runDevicePipeline(device, image, {{20, 20}}, PipelineParams{}, GetParam().variant);
+    // Tiles grow mode range (competitive with one region takes its stamps
+    // as distances, in one launch).
+    const bool tiles = GetParam().variant.fusion == Fusion::Tiles;
+    PipelineParams params;
+    if (tiles) {
+        params.grow.mode = Mode::Range;
+        params.grow.lower = params.grow.upper = 255;
+    }
+    const GrowResultPtr result = runDevicePipeline(device, image, {{20, 20}}, params, GetParam().variant);
     int growLaunches = 0;
     if (GetParam().variant.driver == Driver::DeviceEnqueue) {
         // The device launches the iterations itself: the host sees one
@@ -121,8 +130,8 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
         EXPECT_GE(next, int(result->iterations) + 1);
         return;
     }
-    if (GetParam().variant.fusion == Fusion::Tiles) {
-        // Competitive with one region grows by tiles: rounds of tiles, one
+    if (tiles) {
+        // Mode range grows by tiles: rounds of tiles, one
         // launch for many or, after a fallback, one each; a note says which
         // (a round is no iteration: the records carry none; a fused launch
         // whose roll call failed ran none), and together they cover round 1
@@ -143,6 +152,11 @@ TEST_P(DeviceEquivalence, EveryLaunchHasATimingRecord)
             }
         }
         EXPECT_GT(next, 1);
+        // Competitive with one region: one launch of the distances, no round.
+        const GrowResultPtr competitive =
+            runDevicePipeline(device, image, {{20, 20}}, PipelineParams{}, GetParam().variant);
+        EXPECT_EQ(test::commandCount(competitive->timings, "seed_distances"), 1);
+        EXPECT_EQ(test::commandCount(competitive->timings, "grow_tiles"), 0);
         return;
     }
     if (GetParam().variant.fusion == Fusion::GridBarrier && result->note.empty()) {

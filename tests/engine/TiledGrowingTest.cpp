@@ -385,7 +385,8 @@ TEST(TiledGrowing, OneRegionInCompetitiveModeGrowsByTiles)
 // Several regions in mode competitive under rule adjacent: every pixel's
 // stamp is its distance from the nearest seed, computed directly up to 256
 // seeds (seed_distances) and by the tiles beyond (every seed a source), and
-// the labels follow level by level in a second pass (label_levels.cl). On
+// the labels follow level by level in a second pass (label_levels.cl; up to
+// 256 seeds the ties alone, label_ties.h). On
 // images whose lumas make the labels hard (a maze, a spiral), seeds on tile
 // corners, a cap, and random images with 2 to 300 seeds; every region's
 // count and sum are checked too.
@@ -427,8 +428,10 @@ TEST(TiledGrowing, ManyRegionsInCompetitiveModeGrowByTilesThenLabelsByLevel)
         };
         EXPECT_EQ(ran("seed_distances"), count <= 256) << count << " seeds";
         EXPECT_EQ(ran("grow_tiles"), count > 256) << count << " seeds";
-        // Every level in one launch up to 256 regions, two launches a level beyond.
-        EXPECT_TRUE(ran(count <= 256 ? "label_levels_fused" : "label_level")) << count << " seeds";
+        // Up to 256 regions the ties alone in one work-group (LabelTiesTest)
+        // or every level in one launch; two launches a level beyond.
+        EXPECT_TRUE(count <= 256 ? ran("label_ties") || ran("label_levels_fused") : ran("label_level"))
+            << count << " seeds";
     }
 }
 

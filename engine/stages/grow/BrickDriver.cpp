@@ -12,6 +12,7 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace rgx::grow {
@@ -78,18 +79,39 @@ public:
     }
 
 private:
-    // Round 1's list: the bricks of the seeds, each once.
+    // Round 1's list: the bricks of the seeds, each once, and the bricks
+    // beyond the faces, edges and corners a seed lies on. A seed's stamp
+    // never falls, so its own brick queues no brick for it: where the seed
+    // is the only open voxel of its face (a column one voxel wide), the
+    // brick beyond would never be visited.
     void listSeedBricks(Run& run)
     {
         GrowState& state = run.state;
         const uint32_t width = uint32_t(state.width()), sliceHeight = uint32_t(state.sliceHeight());
-        const uint32_t bricksX = uint32_t(brickCountAlong(state.width()));
-        const uint32_t bricksY = uint32_t(brickCountAlong(state.sliceHeight()));
+        const uint32_t depth = uint32_t(state.height()) / sliceHeight;
+        const std::array<uint32_t, 3> bricks{uint32_t(brickCountAlong(state.width())),
+                                             uint32_t(brickCountAlong(state.sliceHeight())),
+                                             uint32_t(brickCountAlong(int(depth)))};
+        const uint32_t side = growBrickSide;
         std::vector<uint32_t> firstBricks;
         for (const uint32_t pixel : run.seedPixels) {
-            const uint32_t x = pixel % width, row = pixel / width;
-            const uint32_t y = row % sliceHeight, z = row / sliceHeight;
-            firstBricks.push_back(((z / growBrickSide) * bricksY + y / growBrickSide) * bricksX + x / growBrickSide);
+            const uint32_t row = pixel / width;
+            const std::array<uint32_t, 3> at{pixel % width, row % sliceHeight, row / sliceHeight};
+            // Per axis, the bricks the seed's voxel touches: its own, and the
+            // one beyond where it lies on the brick's first or last layer.
+            std::array<std::vector<uint32_t>, 3> touched;
+            for (int axis = 0; axis < 3; ++axis) {
+                const uint32_t brick = at[axis] / side;
+                touched[axis].push_back(brick);
+                if (at[axis] % side == 0 && brick > 0)
+                    touched[axis].push_back(brick - 1);
+                if (at[axis] % side == side - 1 && brick + 1 < bricks[axis])
+                    touched[axis].push_back(brick + 1);
+            }
+            for (const uint32_t bz : touched[2])
+                for (const uint32_t by : touched[1])
+                    for (const uint32_t bx : touched[0])
+                        firstBricks.push_back((bz * bricks[1] + by) * bricks[0] + bx);
         }
         std::sort(firstBricks.begin(), firstBricks.end());
         firstBricks.erase(std::unique(firstBricks.begin(), firstBricks.end()), firstBricks.end());

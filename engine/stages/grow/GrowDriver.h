@@ -8,7 +8,8 @@
 //   TiledDriver.cpp         fusion=tiles: many levels per grid barrier, inside tiles
 //   BrickDriver.cpp         fusion=tiles on a volume: rounds of 3D bricks relaxed in local memory
 //   LabelLevels.cpp         their second pass for competitive runs of several regions: labels by level
-//   DistanceDriver.cpp      fusion=tiles, competitive, several regions: the stamps as distances, then labels
+//   DistanceDriver.cpp      fusion=tiles, competitive: the stamps as distances, the labels of one seed nearest
+//   LabelTies.cpp           its second pass: the labels of the pixels equidistant from several seeds
 //
 // All work on the buffers of one Run (Run.h); RegionGrowing::run
 // (stages/RegionGrowing.cpp) starts the run, places the seeds, picks the
@@ -17,6 +18,8 @@
 
 #include "GrowParams.h"
 #include "Variant.h"
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace rgx::grow {
@@ -49,6 +52,24 @@ struct Run;
 // (every seed a source): its labels, level by level over the voxels of
 // each stamp.
 void labelLevels(Run& run);
+
+// What seed_distances collects for labelTies (LabelTies.cpp) with the
+// stamps of several regions: the stamps below `levels` (a bound of the
+// largest + 1) are counted, where `collect` (several regions, and few
+// enough stamps times regions for their totals), and up to tieCapacity
+// ties listed.
+struct TieLimits {
+    bool collect = false;
+    uint32_t levels = 0;
+    size_t regions = 0;
+    uint32_t tieCapacity = 0;
+    size_t uniqueWords() const { return collect ? size_t(levels) * regions * 3 : 0; }
+};
+TieLimits tieLimits(const Run& run, uint32_t levels);
+// After seed_distances: the ties' labels level by level in one work-group
+// (kernels/label_ties.h), or, where the ties are too many for it, every
+// label by labelLevels.
+void labelTies(Run& run, const TieLimits& limits);
 
 // The driver of a variant; `tiles`: fusion=tiles grows by tiles (bricks
 // where `volume`) with these parameters (tilesApply), else it runs as

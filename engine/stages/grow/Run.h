@@ -60,6 +60,8 @@ struct Run {
     // Seeds that the tile driver's first launch places (placeSeeds left them).
     uint32_t seedsToPlace = 0;
     std::vector<uint32_t> totals, deltas;
+    // ... and labelTies' stamps' starts and levels with ties.
+    std::vector<uint32_t> tieStarts, tieLevels;
     // Whether a driver enqueued the summary already: it may be the run's
     // result (Done) or too early (Stale: summarize redoes it).
     enum class Summary { None, Stale, Done } summary = Summary::None;

@@ -1,0 +1,158 @@
+// The second pass of a competitive run of several regions whose stamps
+// seed_distances found (DistanceDriver.cpp): it labelled every pixel with
+// one seed alone nearest and listed the ties, the pixels equidistant from
+// several seeds; here the ties are labelled level by level in one
+// work-group (kernels/label_ties.h). The host waits once, for the ties per
+// stamp; where they are too many for one work-group, labelLevels labels
+// every level as before.
+#include "Device.h"
+#include "GrowDriver.h"
+#include "GrowPrograms.h"
+#include "Run.h"
+#include "stages/StageSupport.h"
+#include "stages/TimingLog.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rgx::grow {
+
+namespace {
+
+constexpr size_t groupSize = labelLevelGroup;
+constexpr int notAnIteration = -1;
+// label_ties' work-group takes a level's ties in steps of its size: beyond
+// this many ties per level on average the grid of labelLevels is faster.
+constexpr uint64_t tiesPerLevel = 4 * groupSize;
+
+size_t refWords(const GrowState& state) { return state.sliceHeight() != state.height() ? 27 : 9; }
+
+} // namespace
+
+TieLimits tieLimits(const Run& run, uint32_t levels)
+{
+    const GrowState& state = run.state;
+    TieLimits limits;
+    limits.levels = levels;
+    limits.regions = run.seeds.size();
+    const uint64_t pixels = state.pixelCount();
+    // The totals per stamp and region, and the list of ties, within a few
+    // bytes a pixel (regionGrowingDeviceBytes counts them).
+    limits.collect = limits.regions > 1 &&
+                     uint64_t(levels) * limits.regions <= std::max<uint64_t>(uint64_t(1) << 18, pixels / 16);
+    if (limits.collect)
+        limits.tieCapacity = uint32_t(std::max<uint64_t>(4096, pixels / (refWords(state) == 27 ? 128 : 32)));
+    return limits;
+}
+
+void labelTies(Run& run, const TieLimits& limits)
+{
+    GrowState& state = run.state;
+    const BuiltProgram& built = labelLevelKernels(state.device(), state.sliceHeight() != state.height());
+    cl::CommandQueue& queue = run.queue;
+    using Tie = GrowState::TieBuffer;
+    cl::Buffer& countBuffer = state.tieBuffer(Tie::Counts, (size_t(limits.levels) + 2) * 4);
+    std::vector<cl_uint> counts(size_t(limits.levels) + 2);
+    queue.enqueueReadBuffer(countBuffer, CL_TRUE, 0, counts.size() * 4, counts.data(), nullptr,
+                            run.timings.track("grow", "read:tie_counts"));
+    const cl_uint last = counts[0], tieTotal = counts[1];
+    const cl_uint levels = last + 1;
+    if (tieTotal > limits.tieCapacity || tieTotal > tiesPerLevel * levels) {
+        labelLevels(run);
+        return;
+    }
+    // Below the cap every pixel has its stamp: a click's stamps travel
+    // while the ties are labelled.
+    if (last < run.cap)
+        state.readStampsAhead(0, last, run.timings);
+    if (tieTotal == 0)
+        return;
+
+    // Each stamp's ties at the scan's starts; the stamps with ties.
+    std::vector<uint32_t>& starts = run.tieStarts;
+    std::vector<uint32_t>& tieLevels = run.tieLevels;
+    starts.assign(levels, 0);
+    tieLevels.clear();
+    cl_uint next = 0;
+    for (cl_uint s = 0; s < levels; ++s) {
+        const cl_uint here = counts[2 + s];
+        starts[s] = next;
+        if (here != 0)
+            tieLevels.insert(tieLevels.end(), {s, next, here});
+        next += here;
+    }
+    cl::Buffer& startBuffer = state.tieBuffer(Tie::Starts, size_t(levels) * 4);
+    cl::Buffer& cursor = state.tieBuffer(Tie::Cursor, size_t(levels) * 4);
+    cl::Buffer& levelBuffer = state.tieBuffer(Tie::Levels, tieLevels.size() * 4);
+    queue.enqueueWriteBuffer(startBuffer, CL_FALSE, 0, size_t(levels) * 4, starts.data(), nullptr,
+                             run.timings.track("grow", "write:tie_starts"));
+    queue.enqueueCopyBuffer(startBuffer, cursor, 0, 0, size_t(levels) * 4);
+    queue.enqueueWriteBuffer(levelBuffer, CL_FALSE, 0, tieLevels.size() * 4, tieLevels.data(), nullptr,
+                             run.timings.track("grow", "write:tie_levels"));
+
+    cl::Buffer& ties = state.tieBuffer(Tie::List, size_t(limits.tieCapacity) * 4);
+    cl::Buffer& order = state.tieBuffer(Tie::Order, size_t(tieTotal) * 4);
+    cl::Buffer& place = state.levelInfo();
+    cl::Buffer& refs = state.tieBuffer(Tie::Refs, size_t(tieTotal) * refWords(state) * 4);
+    cl::Buffer& tieLabels = state.tieBuffer(Tie::Labels, size_t(tieTotal) * 2);
+    const size_t tieItems = std::min(stage::roundUp(tieTotal, groupSize), labelPassGroups(run.info) * groupSize);
+
+    cl::Kernel& sort = state.kernel(built.program, "sort_ties");
+    int a = 0;
+    sort.setArg(a++, ties);
+    sort.setArg(a++, tieTotal);
+    sort.setArg(a++, state.stamps[0]);
+    sort.setArg(a++, cursor);
+    sort.setArg(a++, order);
+    sort.setArg(a++, place);
+    queue.enqueueNDRangeKernel(sort, cl::NullRange, cl::NDRange(tieItems), cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "sort_ties", notAnIteration));
+
+    cl::Kernel& where = state.kernel(built.program, "tie_refs");
+    a = 0;
+    where.setArg(a++, order);
+    where.setArg(a++, tieTotal);
+    where.setArg(a++, startBuffer);
+    where.setArg(a++, countBuffer);
+    where.setArg(a++, place);
+    where.setArg(a++, state.stamps[0]);
+    where.setArg(a++, state.labels[0]);
+    where.setArg(a++, state.luma);
+    where.setArg(a++, cl_int(state.width()));
+    where.setArg(a++, cl_int(state.height()));
+    where.setArg(a++, cl_int(state.sliceHeight()));
+    where.setArg(a++, cl_int(run.params.connectivity));
+    where.setArg(a++, refs);
+    queue.enqueueNDRangeKernel(where, cl::NullRange, cl::NDRange(tieItems), cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "tie_refs", notAnIteration));
+
+    cl::Buffer& unique = state.tieBuffer(Tie::Unique, limits.uniqueWords() * 4);
+    cl::Kernel& scan = state.kernel(built.program, "scan_unique");
+    a = 0;
+    scan.setArg(a++, unique);
+    scan.setArg(a++, levels);
+    scan.setArg(a++, cl_uint(limits.regions));
+    scan.setArg(a++, state.seedLuma);
+    queue.enqueueNDRangeKernel(scan, cl::NullRange,
+                               cl::NDRange(std::min(limits.regions, labelPassGroups(run.info)) * groupSize),
+                               cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "scan_unique", notAnIteration));
+
+    cl::Kernel& label = state.kernel(built.program, "label_ties");
+    a = 0;
+    label.setArg(a++, cl_uint(tieLevels.size() / 3));
+    label.setArg(a++, levelBuffer);
+    label.setArg(a++, order);
+    label.setArg(a++, refs);
+    label.setArg(a++, unique);
+    label.setArg(a++, cl_uint(limits.regions));
+    label.setArg(a++, state.labels[0]);
+    label.setArg(a++, tieLabels);
+    queue.enqueueNDRangeKernel(label, cl::NullRange, cl::NDRange(groupSize), cl::NDRange(groupSize), nullptr,
+                               run.timings.track("grow", "label_ties", notAnIteration));
+    run.timings.coverIterations(run.timings.size() - 1, -1,
+                                std::to_string(tieTotal) + " pixels equidistant from several seeds, on " +
+                                    std::to_string(tieLevels.size() / 3) + " levels, in one work-group");
+}
+
+} // namespace rgx::grow

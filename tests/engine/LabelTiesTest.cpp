@@ -1,0 +1,131 @@
+// The labels of a competitive run of several regions by ties
+// (kernels/label_ties.h, engine/stages/grow/LabelTies.cpp): seed_distances
+// labels every pixel with one seed alone nearest, and one work-group labels
+// the ties, the pixels equidistant from several seeds, level by level.
+// Every result is checked against the CPU reference on every device, and
+// each case says which label pass it must have taken, so that the ties'
+// pass, its fallback to every level, and a run without ties are all run.
+#include "ResultChecks.h"
+#include "TestImages.h"
+#include "TestVolumes.h"
+#include "Device.h"
+#include "Pipeline.h"
+#include "reference/RegionGrowingReference.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace rgx;
+
+namespace {
+
+enum class LabelPass { Ties, EveryLevel, None };
+
+// Few lumas: many ties whose means differ, or agree, by little.
+LumaImage fewLumas(int width, int height, uint32_t seed, int levels)
+{
+    LumaImage image = test::randomImage(width, height, test::PixelKind::Grey8, seed);
+    for (uint16_t& value : image.luma)
+        value = uint16_t(value * levels / 256 * (255 / std::max(levels - 1, 1)));
+    return image;
+}
+
+void expectLabelledBy(const LumaImage& image, const std::vector<Seed>& seeds, const GrowParams& grow,
+                      LabelPass pass, const std::string& what)
+{
+    PipelineParams params;
+    params.grow = grow;
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+        const std::string where = what + " on " + info.name;
+        test::expectEqual(*expected, *actual, where);
+        EXPECT_EQ(test::commandCount(actual->timings, "seed_distances"), 1) << where;
+        EXPECT_EQ(test::commandCount(actual->timings, "label_ties"), pass == LabelPass::Ties ? 1 : 0) << where;
+        EXPECT_EQ(test::commandCount(actual->timings, "label_levels_fused") +
+                          test::commandCount(actual->timings, "label_level") >
+                      0,
+                  pass == LabelPass::EveryLevel)
+            << where;
+    }
+}
+
+} // namespace
+
+// 4-connected seeds an even number of steps apart meet on a line of ties;
+// an odd number apart, nowhere (every pixel has one seed nearest).
+TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
+{
+    GrowParams competitive;
+    competitive.connectivity = 4;
+    const LumaImage noise = test::randomImage(160, 120, test::PixelKind::Grey8, 31);
+    expectLabelledBy(noise, {{40, 60}, {120, 60}}, competitive, LabelPass::Ties, "two seeds 80 apart");
+    expectLabelledBy(noise, {{40, 60}, {121, 60}}, competitive, LabelPass::None, "two seeds 81 apart");
+    expectLabelledBy(noise, {{10, 10}, {150, 110}, {80, 20}, {30, 100}, {81, 61}}, competitive, LabelPass::Ties,
+                     "five seeds");
+    // Ties whose regions' means are close: a few lumas only, 8 and 16 bits.
+    for (uint32_t seed = 40; seed < 44; ++seed) {
+        const LumaImage image = seed % 2 ? fewLumas(150, 110, seed, 3)
+                                         : test::randomImage(150, 110, test::PixelKind::Grey16, seed);
+        for (const int count : {2, 9, 40}) {
+            const std::vector<Seed> seeds = test::randomSeeds(image.width, image.height, count, seed * 7 + count);
+            // Random seeds may fall an odd number of steps apart everywhere.
+            PipelineParams params;
+            params.grow = competitive;
+            ComputeDevice device(listDevices().front());
+            const bool ties = test::commandCount(
+                runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"))->timings, "label_ties");
+            expectLabelledBy(image, seeds, competitive, ties ? LabelPass::Ties : LabelPass::None,
+                             std::to_string(count) + " seeds on image " + std::to_string(seed));
+        }
+    }
+    // A grid of seeds: lines of ties along every cell border, four-way ties
+    // at the corners; stopped by a cap half-way.
+    std::vector<Seed> grid;
+    for (int y = 10; y < 120; y += 20)
+        for (int x = 10; x < 160; x += 20)
+            grid.push_back({x, y});
+    expectLabelledBy(fewLumas(160, 120, 50, 4), grid, competitive, LabelPass::Ties, "a grid of 48 seeds");
+    GrowParams capped = competitive;
+    capped.maxIterations = 12;
+    expectLabelledBy(fewLumas(160, 120, 51, 4), grid, capped, LabelPass::Ties, "a grid of 48 seeds, a cap of 12");
+}
+
+// 8-connected seeds in a row tie on whole wedges above and below them: too
+// many ties for one work-group, so every level is labelled as before.
+TEST(LabelTies, TooManyTiesForOneWorkGroupGoLevelByLevel)
+{
+    GrowParams competitive;
+    competitive.connectivity = 8;
+    expectLabelledBy(fewLumas(200, 200, 60, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::EveryLevel,
+                     "two seeds in a row, 8-connected");
+    // A few ties, 8-connected: seeds apart on a diagonal.
+    expectLabelledBy(fewLumas(120, 120, 61, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::Ties,
+                     "two seeds on a diagonal, 8-connected");
+}
+
+// Volumes: the same, on planes of ties between seeds.
+TEST(LabelTies, TiesInVolumesAreLabelledLikeTheReference)
+{
+    GrowParams competitive;
+    for (const int connectivity : {6, 18, 26}) {
+        competitive.connectivity = connectivity;
+        const LumaImage volume = test::randomVolume(24, 20, 16, connectivity == 18, uint32_t(70 + connectivity));
+        const std::vector<Seed> seeds = test::randomVoxelSeeds(24, 20, 16, 5, uint32_t(80 + connectivity));
+        PipelineParams params;
+        params.grow = competitive;
+        const GrowResultPtr expected = runReferencePipeline(volume, seeds, params);
+        for (const DeviceInfo& info : listDevices()) {
+            ComputeDevice device(info);
+            const GrowResultPtr actual = runDevicePipeline(device, volume, seeds, params, parseVariant("fusion=tiles"));
+            test::expectEqual(*expected, *actual, "volume, connectivity " + std::to_string(connectivity) + " on " +
+                                                      info.name);
+            EXPECT_EQ(test::commandCount(actual->timings, "label_ties") +
+                          test::commandCount(actual->timings, "label_levels_fused"),
+                      1)
+                << info.name;
+        }
+    }
+}
