@@ -124,11 +124,19 @@ std::vector<WorkGroupGrid> growGrids(const GrowResult& result)
                            "halo queues it for the next round";
         return {grid};
     }
-    if (launched(result, "grow", "seed_distances"))
-        return {notByPlace("grow", "seed_distances",
-                           "in mode competitive every pixel joins at its distance from the nearest seed, which each "
-                           "work-item computes for the pixels it takes in steps of the whole launch; the labels "
-                           "then go level by level over the pixels of each distance (no map by place)")};
+    if (launched(result, "grow", "seed_distances")) {
+        // kernels/seed_distances.h: BLOCK_X, BLOCK_Y, BLOCK_Z.
+        const bool volume = result.depth > 1;
+        const int side = volume ? 16 : 32;
+        WorkGroupGrid grid = byPlace("grow", "seed_distances", side, side, 0, "block");
+        grid.cellDepth = volume ? 8 : 1;
+        grid.description = "seed_distances: " + sizeText(side, side) + (volume ? " x 8" : "") +
+                           " blocks, one work-group at a time: in mode competitive every pixel joins at its "
+                           "distance from the nearest seed, compared among the few seeds that can be nearest in "
+                           "the block; a pixel with one seed alone nearest takes its label, and the pixels "
+                           "equidistant from several seeds are labelled afterwards, level by level";
+        return {grid};
+    }
     if (launched(result, "grow", "grow_tiles")) {
         const KernelReport* report = reportOf(result, "grow_tiles");
         const long side = report ? buildOptionValue(report->options, "RGX_TILE_SIDE") : -1;

@@ -104,6 +104,7 @@ void seed_distances(__global const uint* seed_pixels, const uint seed_count, con
     }
     if (lid == 0)
         group_largest = 0;
+    barrier(CLK_LOCAL_MEM_FENCE); // a group with no block meets its atomic_max below at once
     uint largest = 0;
     const int depth = height / slice_height;
     const uint blocks_x = (uint)(width + BLOCK_X - 1) / BLOCK_X, blocks_y = (uint)(slice_height + BLOCK_Y - 1) / BLOCK_Y;

@@ -62,6 +62,20 @@ for case in "31,31;64,40;90,20:60" "31,31:60" "64,40;120,90:6"; do
     fi
 done
 
+# Competitive, five regions: seed_distances labels the pixels with one seed
+# alone nearest, and one work-group the ties between seeds (label_ties.h),
+# over the whole image. Clean and equal to the reference.
+log=$(oclgrind --data-races "$cli" segment --image "$coins" --seeds "31,31;64,40;90,20;200,150;290,250" \
+      --device oclgrind --variant fusion=tiles --verify --timings "${TMPDIR:-/tmp}/rgx-oclgrind-ties.csv" 2>&1)
+if [ "$(grep -c "data race" <<<"$log")" -eq 0 ] && grep -q "^verify: 0 pixels differ$" <<<"$log" &&
+    grep -q ",label_ties," "${TMPDIR:-/tmp}/rgx-oclgrind-ties.csv"; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: competitive ties:"; grep -m 5 -A 3 "data race\|verify\|error" <<<"$log"
+    failures=$((failures + 1))
+fi
+rm -f "${TMPDIR:-/tmp}/rgx-oclgrind-ties.csv"
+
 # The same through rgx-cli's own --check-races (which cuts the image down itself).
 report=$("$cli" segment --image "$coins" --seeds "100,100;110,100" --check-races \
          --variant driver=host-batched,frontier=queue,collectives=local 2>&1)

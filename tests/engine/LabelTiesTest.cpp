@@ -93,16 +93,20 @@ TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
     expectLabelledBy(fewLumas(160, 120, 51, 4), grid, capped, LabelPass::Ties, "a grid of 48 seeds, a cap of 12");
 }
 
-// 8-connected seeds in a row tie on whole wedges above and below them: too
-// many ties for one work-group, so every level is labelled as before.
-TEST(LabelTies, TooManyTiesForOneWorkGroupGoLevelByLevel)
+// Two 4-connected seeds on a diagonal (|dx| = |dy|) tie on two whole
+// quadrants; more ties than the list holds (65536 here) go level by level
+// as before. 8-connected seeds in a row tie on wedges, which one
+// work-group takes.
+TEST(LabelTies, TooManyTiesForTheListGoLevelByLevel)
 {
     GrowParams competitive;
+    competitive.connectivity = 4;
+    expectLabelledBy(fewLumas(600, 600, 60, 5), {{100, 100}, {200, 200}}, competitive, LabelPass::EveryLevel,
+                     "two seeds on a diagonal: 80 000 ties");
     competitive.connectivity = 8;
-    expectLabelledBy(fewLumas(200, 200, 60, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::EveryLevel,
-                     "two seeds in a row, 8-connected");
-    // A few ties, 8-connected: seeds apart on a diagonal.
-    expectLabelledBy(fewLumas(120, 120, 61, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::Ties,
+    expectLabelledBy(fewLumas(200, 200, 61, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::Ties,
+                     "two seeds in a row, 8-connected: wedges of ties");
+    expectLabelledBy(fewLumas(120, 120, 62, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::Ties,
                      "two seeds on a diagonal, 8-connected");
 }
 

@@ -129,9 +129,9 @@ TEST(WorkGroupGrid, TheQueueFrontierHasNoMapByPlaceAndSaysWhy)
     EXPECT_NE(grids[0].description.find("frontier list"), std::string::npos) << grids[0].description;
 }
 
-// fusion=tiles with several regions in mode competitive computes the
-// distances from the seeds: no tiles ran, and the map says so.
-TEST(WorkGroupGrid, CompetitiveDistancesHaveNoMapByPlaceAndSayWhy)
+// fusion=tiles in mode competitive computes the distances from the seeds a
+// block of 32 x 32 pixels at a time: no tiles ran, the map shows the blocks.
+TEST(WorkGroupGrid, CompetitiveDistancesAreMappedByTheirBlocks)
 {
     ComputeDevice device(selectDevice("Portable Computing Language"));
     const PipelineParams params;
@@ -139,7 +139,10 @@ TEST(WorkGroupGrid, CompetitiveDistancesHaveNoMapByPlaceAndSayWhy)
     const std::vector<WorkGroupGrid> grids = workGroupGrids(*result, params);
     ASSERT_EQ(grids.size(), 1u);
     EXPECT_EQ(grids[0].kernel, "seed_distances");
-    EXPECT_FALSE(grids[0].byPlace);
+    EXPECT_TRUE(grids[0].byPlace);
+    EXPECT_EQ(grids[0].cellWidth, 32);
+    EXPECT_EQ(grids[0].cellHeight, 32);
+    EXPECT_EQ(grids[0].cellDepth, 1);
     EXPECT_NE(grids[0].description.find("distance from the nearest seed"), std::string::npos) << grids[0].description;
 }
 

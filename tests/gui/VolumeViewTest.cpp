@@ -1244,6 +1244,12 @@ void VolumeViewTest::theWorkGroupMapFollowsAnOrientedVolumesAxesOnEachView()
 // correct variant, drawn when the map is turned on, on every plane.
 void VolumeViewTest::aVolumesBricksAreDrawnAsCellsOfEightCubedVoxels()
 {
+    // Mode range grows in bricks (competitive with one seed takes the
+    // distances from it).
+    auto* mode = window_->findChild<QComboBox*>(QStringLiteral("modeCombo"));
+    mode->setCurrentIndex(mode->findData(int(Mode::Range)));
+    window_->findChild<QSpinBox*>(QStringLiteral("lowerSpin"))->setValue(200);
+    window_->findChild<QSpinBox*>(QStringLiteral("upperSpin"))->setValue(200);
     QVERIFY2(runBallWithVariant("fusion=tiles"), qPrintable(window_->lastNotice()));
     window_->findChild<QAction*>(QStringLiteral("workGroupMapAction"))->trigger();
     const std::optional<WorkGroupGrid> grid = window_->workGroupMap()->shownGrid(false);

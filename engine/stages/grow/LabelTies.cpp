@@ -41,7 +41,7 @@ TieLimits tieLimits(const Run& run, uint32_t levels)
     limits.collect = limits.regions > 1 &&
                      uint64_t(levels) * limits.regions <= std::max<uint64_t>(uint64_t(1) << 18, pixels / 16);
     if (limits.collect)
-        limits.tieCapacity = uint32_t(std::max<uint64_t>(4096, pixels / (refWords(state) == 27 ? 128 : 32)));
+        limits.tieCapacity = uint32_t(std::max<uint64_t>(65536, pixels / (refWords(state) == 27 ? 128 : 32)));
     return limits;
 }
 
