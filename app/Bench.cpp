@@ -693,6 +693,40 @@ std::string deviceTimeLine(const std::vector<KernelTotal>& totals)
     return line;
 }
 
+std::string queueTimeLine(const std::vector<TimingRecord>& commands)
+{
+    // The commands of the main queue in their order of start (a second
+    // queue's read overlaps them: left out of the gaps).
+    std::vector<const TimingRecord*> order;
+    for (const TimingRecord& command : commands)
+        if (command.measured && command.end > command.start)
+            order.push_back(&command);
+    if (order.empty())
+        return {};
+    std::sort(order.begin(), order.end(), [](const TimingRecord* a, const TimingRecord* b) { return a->start < b->start; });
+    struct Gap {
+        uint64_t ns;
+        std::string before;
+    };
+    std::vector<Gap> gaps;
+    uint64_t busyUntil = order.front()->start, idle = 0;
+    for (const TimingRecord* command : order) {
+        if (command->start > busyUntil) {
+            idle += command->start - busyUntil;
+            gaps.push_back({command->start - busyUntil, command->kernel});
+        }
+        busyUntil = std::max(busyUntil, command->end);
+    }
+    std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.ns > b.ns; });
+    std::string line = "its last click on the device: " + readable(double(busyUntil - order.front()->start) / 1e6) +
+                       " ms from the first command's start to the last's end, idle " + readable(double(idle) / 1e6) +
+                       " ms in " + std::to_string(gaps.size()) + " gaps";
+    for (size_t i = 0; i < std::min<size_t>(gaps.size(), 3); ++i)
+        line += std::string(i == 0 ? ", the largest " : ", ") + readable(double(gaps[i].ns) / 1e3) + " us before " +
+                gaps[i].before;
+    return line;
+}
+
 bool runBench(const std::vector<std::string>& arguments)
 {
     if (std::find(arguments.begin(), arguments.end(), "--interactive") != arguments.end())

@@ -129,6 +129,8 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
         out << "\n";
         if (!best->kernels.empty())
             out << "  " << deviceTimeLine(best->kernels) << "\n";
+        if (const std::string queue = queueTimeLine(best->commands); !queue.empty())
+            out << "  " << queue << "\n";
         if (volumeCase.targetMs && result.size == 512)
             out << "  issue 27 target at 512^3: at most " << milliseconds(*volumeCase.targetMs) << " ms: "
                 << (best->residentMs.median <= *volumeCase.targetMs ? "met" : "MISSED") << "\n";

@@ -123,7 +123,8 @@ void scan_unique(__global uint* unique, const uint levels, const uint region_tot
 }
 
 // A level of ties as label_ties reads it ahead: the level, its ties' range
-// in order, and work-item lid's first tie of it.
+// in order, and work-item lid's first tie of it and its region's totals up
+// to the stamp before.
 typedef struct {
     uint level, start, count;
     uint tie;
@@ -132,13 +133,15 @@ typedef struct {
     ulong unique_sum;
 } TieLevel;
 
-// Tie level j of tie_levels (level, start, count) into `a`: the loads that
-// do not wait for any label, so that they are under way a level ahead.
-#define TIE_LEVEL_AT(a, j)                                                                                     \
+// Into `a` the loads of a level of ties whose (level, start, count) `at`
+// holds: none of them waits for a label, and their addresses are known a
+// level ahead (tie_levels is read two levels ahead), so that a level waits
+// for one round trip at most, not two in a row.
+#define TIE_LEVEL_AT(a, at)                                                                                    \
     do {                                                                                                      \
-        (a).level = tie_levels[(j) * 3];                                                                      \
-        (a).start = tie_levels[(j) * 3 + 1];                                                                  \
-        (a).count = tie_levels[(j) * 3 + 2];                                                                  \
+        (a).level = (at).x;                                                                                   \
+        (a).start = (at).y;                                                                                   \
+        (a).count = (at).z;                                                                                   \
         if (lid < (a).count) {                                                                                \
             (a).tie = order[(a).start + lid];                                                                 \
             for (int w = 0; w < TIE_REF_WORDS; ++w)                                                           \
@@ -150,6 +153,12 @@ typedef struct {
             (a).unique_sum = ((ulong)entry[2] << 32) | entry[1];                                              \
         }                                                                                                     \
     } while (0)
+
+// (level, start, count) of tie level j, or none past the last.
+#define TIE_TRIPLE(j) ((j) < tie_level_count ? (uint3)(tie_levels[(j) * 3], tie_levels[(j) * 3 + 1], tie_levels[(j) * 3 + 2]) : (uint3)(1, 0, 0))
+
+// M_k = floor(sum * 256 / count).
+inline uint mean_of(ulong sum, uint count) { return (uint)((sum << 8) / (ulong)max(count, 1u)); }
 
 // SPEC step 4 for a tie whose neighbours are in `ref` (tie_refs), with
 // `ring` the labels of the level before in local memory.
@@ -202,14 +211,17 @@ void label_ties(const uint tie_level_count, __global const uint* tie_levels, __g
     next.count = 0;
     next.unique_count = 0;
     next.unique_sum = 0;
+    uint3 after = TIE_TRIPLE(0);
     if (tie_level_count != 0)
-        TIE_LEVEL_AT(next, 0);
+        TIE_LEVEL_AT(next, after);
+    after = TIE_TRIPLE(1);
     for (uint j = 0; j < tie_level_count; ++j) {
         const TieLevel now = next;
         if (j + 1 < tie_level_count)
-            TIE_LEVEL_AT(next, j + 1);
+            TIE_LEVEL_AT(next, after);
+        after = TIE_TRIPLE(j + 2);
         if (lid < region_total)
-            means[lid] = (uint)(((now.unique_sum + tie_sum) << 8) / (ulong)max(now.unique_count + tie_count, 1u));
+            means[lid] = mean_of(now.unique_sum + tie_sum, now.unique_count + tie_count);
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         __local const ushort* before = ring[(now.level - 1) & 1];
         __local ushort* mine = ring[now.level & 1];

@@ -424,6 +424,7 @@ VolumeVariantRun VolumeBench::runVariant(const std::shared_ptr<const LumaImage>&
         run.residentMs = spreadOf(hostMs);
         run.kernelMs = spreadOf(kernelMs);
         run.kernels = kernelTotals(last->timings);
+        run.commands = last->timings;
         std::stable_sort(run.kernels.begin(), run.kernels.end(),
                          [](const KernelTotal& a, const KernelTotal& b) { return a.totalNs > b.totalNs; });
     } catch (const InputError& error) {

@@ -98,6 +98,7 @@ struct VolumeVariantRun {
     Spread residentMs;               // request to maps in host memory
     Spread kernelMs;                 // the profiling events' kernel time of those clicks
     std::vector<KernelTotal> kernels; // the last resident click's time per kernel and transfer, largest first
+    std::vector<TimingRecord> commands; // the last resident click's commands
     uint32_t iterations = 0;
     uint64_t classified = 0;         // voxels
     Check check;                     // the first click and the last resident one, the worse of the two

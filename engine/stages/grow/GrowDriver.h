@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace rgx::grow {
 
@@ -50,8 +51,8 @@ bool stampsByDistance(const GrowParams& params, size_t regions);
 struct Run;
 // After the tiles, bricks or distances found a competitive run's stamps
 // (every seed a source): its labels, level by level over the voxels of
-// each stamp.
-void labelLevels(Run& run);
+// each stamp. largestStamp: the largest, where the distances found it.
+void labelLevels(Run& run, std::optional<uint32_t> largestStamp = std::nullopt);
 
 // What seed_distances collects for labelTies (LabelTies.cpp) with the
 // stamps of several regions: the stamps below `levels` (a bound of the

@@ -18,6 +18,7 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace rgx::grow {
@@ -79,7 +80,7 @@ bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer&
 
 } // namespace
 
-void labelLevels(Run& run)
+void labelLevels(Run& run, std::optional<uint32_t> largestStamp)
 {
     GrowState& state = run.state;
     const BuiltProgram& built = labelLevelKernels(state.device(), state.sliceHeight() != state.height());
@@ -89,18 +90,21 @@ void labelLevels(Run& run)
     const cl_uint regions = cl_uint(run.seeds.size());
     const size_t groups = labelPassGroups(run.info);
 
-    // The largest stamp: the levels to label.
-    cl::Buffer largest = state.scratch(4);
-    const cl_uint zero = 0;
-    queue.enqueueWriteBuffer(largest, CL_TRUE, 0, 4, &zero);
-    cl::Kernel& largestStamp = state.kernel(built.program, "largest_stamp");
-    largestStamp.setArg(0, state.stamps[0]);
-    largestStamp.setArg(1, voxels);
-    largestStamp.setArg(2, largest);
-    queue.enqueueNDRangeKernel(largestStamp, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize),
-                               nullptr, run.timings.track("grow", "largest_stamp", notAnIteration));
-    cl_uint last = 0;
-    queue.enqueueReadBuffer(largest, CL_TRUE, 0, 4, &last, nullptr, run.timings.track("grow", "read:largest_stamp"));
+    // The largest stamp: the levels to label (seed_distances may have found it).
+    cl_uint last = largestStamp.value_or(0);
+    if (!largestStamp) {
+        cl::Buffer largest = state.scratch(4);
+        const cl_uint zero = 0;
+        queue.enqueueWriteBuffer(largest, CL_TRUE, 0, 4, &zero);
+        cl::Kernel& largestKernel = state.kernel(built.program, "largest_stamp");
+        largestKernel.setArg(0, state.stamps[0]);
+        largestKernel.setArg(1, voxels);
+        largestKernel.setArg(2, largest);
+        queue.enqueueNDRangeKernel(largestKernel, cl::NullRange, cl::NDRange(groups * groupSize),
+                                   cl::NDRange(groupSize), nullptr,
+                                   run.timings.track("grow", "largest_stamp", notAnIteration));
+        queue.enqueueReadBuffer(largest, CL_TRUE, 0, 4, &last, nullptr, run.timings.track("grow", "read:largest_stamp"));
+    }
     const cl_uint levels = last + 1;
     // Below the cap every voxel has its stamp (in mode competitive every
     // one is a candidate): a click's stamps travel while the labels are made.

@@ -58,7 +58,7 @@ void labelTies(Run& run, const TieLimits& limits)
     const cl_uint last = counts[0], tieTotal = counts[1];
     const cl_uint levels = last + 1;
     if (tieTotal > limits.tieCapacity || tieTotal > tiesPerLevel * levels) {
-        labelLevels(run);
+        labelLevels(run, last);
         return;
     }
     // Below the cap every pixel has its stamp: a click's stamps travel
