@@ -26,6 +26,7 @@
 // two warps and a few word operations a row, where the Jacobi step of
 // every voxel it replaced cost two barriers of sixteen warps and 26 reads
 // of local memory (docs/PERFORMANCE.md, "Volumes").
+#include "grid_barrier.h"
 #include "grow_common.h"
 
 #define BRICK 8
@@ -54,11 +55,16 @@ inline uint reachable(__local const uchar* rows, uint own, int at, int connectiv
     return bits | along_x(yl | yh | zl | zh | edges);
 }
 
+// Rounds first_round..last_round. With more than one round the work-groups
+// must all be resident (a roll call first) and meet at a grid barrier
+// between rounds (grid_barrier.h), reading what other groups wrote in the
+// rounds before through volatile pointers; with one round (the host's
+// fallback, one launch per round) the kernel boundary separates the rounds.
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
-void grow_bricks(const uint round, const int width, const int height, const int slice_height,
-                 __global const ushort* luma, __global ushort* labels, __global uint* stamps,
-                 const uint lowest, const uint highest, const int connectivity,
-                 __global uint* lists, volatile __global uint* marks, volatile __global uint* counters,
+void grow_bricks(const uint first_round, const uint last_round, const int width, const int height,
+                 const int slice_height, __global const ushort* luma, volatile __global ushort* labels,
+                 volatile __global uint* stamps, const uint lowest, const uint highest, const int connectivity,
+                 volatile __global uint* lists, volatile __global uint* marks, volatile __global uint* counters,
                  const uint brick_count)
 {
     __local uint halo[HALO_WORDS];    // the padded brick's stamps as read
@@ -67,177 +73,199 @@ void grow_bricks(const uint round, const int width, const int height, const int 
     __local uint first_entry;
     __local uint reach;               // bit o: the neighbouring brick at offset o of 3 x 3 x 3 must look again
     __local uint wrote;               // a voxel's stamp was lowered
+    __local uint verdict;             // the grid barrier's
+    __local uint round_count;
     const int depth = height / slice_height;
     const uint bricks_x = ((uint)width + BRICK - 1) / BRICK;
     const uint bricks_y = ((uint)slice_height + BRICK - 1) / BRICK;
     const int t = (int)get_local_id(0);
     const int ry = t % BRICK + 1, rz = t / BRICK + 1; // this row in the padded brick
     const int at = ry + HALO * rz;
-    // Round 1 grows the seeds' bricks (the host lists them); later rounds
-    // the bricks queued for them.
-    const uint count = counters[RGX_COUNTER_TILES + round % 3];
-    if (get_global_id(0) == 0)
-        counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0; // for round + 1 to fill
-    __global const uint* list_in = lists + (round % 2) * brick_count;
-    __global uint* list_out = lists + ((round + 1) % 2) * brick_count;
     for (int i = t; i < 2 * HALO * HALO; i += GROUP)
         rows[i / (HALO * HALO)][i % (HALO * HALO)] = 0;
-
-    for (uint b = get_group_id(0); b < count; b += get_num_groups(0)) {
-        const uint brick = list_in[b];
-        const int bx = (int)(brick % bricks_x), by = (int)(brick / bricks_x % bricks_y);
-        const int bz = (int)(brick / (bricks_x * bricks_y));
-        // Every load issued before the first is waited for: a brick's
-        // visit is mostly this latency when few bricks are queued.
-        uint loaded[(HALO_WORDS + GROUP - 1) / GROUP];
-#pragma unroll
-        for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k) {
-            const int w = t + k * GROUP;
-            const int x = bx * BRICK + w % HALO - 1;
-            const int y = by * BRICK + w / HALO % HALO - 1;
-            const int z = bz * BRICK + w / (HALO * HALO) - 1;
-            const bool inside = w < HALO_WORDS && x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height && z < depth;
-            loaded[k] = inside ? stamps[((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x] : UNCLASSIFIED;
-        }
-        const int y = by * BRICK + ry - 1, z = bz * BRICK + rz - 1;
-        const bool row_in_volume = y < slice_height && z < depth;
-        const uint row_start = ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)(bx * BRICK);
-        uint value[BRICK];
-#pragma unroll
-        for (int i = 0; i < BRICK; ++i)
-            value[i] = row_in_volume && bx * BRICK + i < width ? luma[row_start + (uint)i] : 0xFFFFFFFFu;
-#pragma unroll
-        for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k)
-            if (t + k * GROUP < HALO_WORDS)
-                halo[t + k * GROUP] = loaded[k];
-        if (t == 0) {
-            first_entry = UNCLASSIFIED;
-            reach = 0;
-            wrote = 0;
-        }
-        if (t < 3)
-            changed[t] = 0;
+    const bool fused = last_round > first_round;
+    if (fused && !grid_roll_call(counters + RGX_COUNTER_GRID, &verdict))
+        return;
+    uint passed = 0;
+    for (uint round = first_round; round <= last_round; ++round) {
+        // Round 1 grows the seeds' bricks (the host lists them); later rounds
+        // the bricks queued for them. The count is complete: the last grid
+        // barrier or launch ended its writers; everyone has it before the next
+        // round overwrites it.
+        if (t == 0)
+            round_count = counters[RGX_COUNTER_TILES + round % 3];
         barrier(CLK_LOCAL_MEM_FENCE);
+        const uint count = round_count;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (count == 0)
+            break;
+        if (get_global_id(0) == 0)
+            counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0; // for round + 1 to fill
+        volatile __global const uint* list_in = lists + (round % 2) * brick_count;
+        volatile __global uint* list_out = lists + ((round + 1) % 2) * brick_count;
 
-        // This row: the voxels open to the region, and each one's entry
-        // level (its stamp, or one more than its least neighbour in the halo).
-        const bool face_row = ry == 1 || ry == BRICK || rz == 1 || rz == BRICK;
-        uint open = 0, entry[BRICK], s[BRICK], low = UNCLASSIFIED;
+        for (uint b = get_group_id(0); b < count; b += get_num_groups(0)) {
+            const uint brick = list_in[b];
+            const int bx = (int)(brick % bricks_x), by = (int)(brick / bricks_x % bricks_y);
+            const int bz = (int)(brick / (bricks_x * bricks_y));
+            // Every load issued before the first is waited for: a brick's
+            // visit is mostly this latency when few bricks are queued.
+            uint loaded[(HALO_WORDS + GROUP - 1) / GROUP];
 #pragma unroll
-        for (int i = 0; i < BRICK; ++i) {
-            const int px = i + 1; // in the padded brick
-            s[i] = UNCLASSIFIED;
-            entry[i] = UNCLASSIFIED;
-            if (value[i] < lowest || value[i] > highest) // outside the volume too
-                continue;
-            open |= 1u << i;
-            uint e = halo[at * HALO + px];
-            if (face_row || i == 0 || i == BRICK - 1) {
+            for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k) {
+                const int w = t + k * GROUP;
+                const int x = bx * BRICK + w % HALO - 1;
+                const int y = by * BRICK + w / HALO % HALO - 1;
+                const int z = bz * BRICK + w / (HALO * HALO) - 1;
+                const bool inside = w < HALO_WORDS && x >= 0 && y >= 0 && z >= 0 && x < width && y < slice_height && z < depth;
+                loaded[k] = inside ? stamps[((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)x] : UNCLASSIFIED;
+            }
+            const int y = by * BRICK + ry - 1, z = bz * BRICK + rz - 1;
+            const bool row_in_volume = y < slice_height && z < depth;
+            const uint row_start = ((uint)z * (uint)slice_height + (uint)y) * (uint)width + (uint)(bx * BRICK);
+            uint value[BRICK];
+#pragma unroll
+            for (int i = 0; i < BRICK; ++i)
+                value[i] = row_in_volume && bx * BRICK + i < width ? luma[row_start + (uint)i] : 0xFFFFFFFFu;
+#pragma unroll
+            for (int k = 0; k < (HALO_WORDS + GROUP - 1) / GROUP; ++k)
+                if (t + k * GROUP < HALO_WORDS)
+                    halo[t + k * GROUP] = loaded[k];
+            if (t == 0) {
+                first_entry = UNCLASSIFIED;
+                reach = 0;
+                wrote = 0;
+            }
+            if (t < 3)
+                changed[t] = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+
+            // This row: the voxels open to the region, and each one's entry
+            // level (its stamp, or one more than its least neighbour in the halo).
+            const bool face_row = ry == 1 || ry == BRICK || rz == 1 || rz == BRICK;
+            uint open = 0, entry[BRICK], s[BRICK], low = UNCLASSIFIED;
+#pragma unroll
+            for (int i = 0; i < BRICK; ++i) {
+                const int px = i + 1; // in the padded brick
+                s[i] = UNCLASSIFIED;
+                entry[i] = UNCLASSIFIED;
+                if (value[i] < lowest || value[i] > highest) // outside the volume too
+                    continue;
+                open |= 1u << i;
+                uint e = halo[at * HALO + px];
+                if (face_row || i == 0 || i == BRICK - 1) {
+                    for (int d = 0; d < neighbour_end(connectivity); ++d) {
+                        if (!neighbour_in_use(d, connectivity))
+                            continue;
+                        const int nx = px + neighbour_dx[d], ny = ry + neighbour_dy[d], nz = rz + neighbour_dz[d];
+                        if (nx == 0 || nx == HALO - 1 || ny == 0 || ny == HALO - 1 || nz == 0 || nz == HALO - 1) {
+                            const uint h = halo[(nz * HALO + ny) * HALO + nx];
+                            if (h != UNCLASSIFIED)
+                                e = min(e, h + 1);
+                        }
+                    }
+                }
+                entry[i] = e;
+                low = min(low, e);
+            }
+            atomic_min(&first_entry, low);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint first_level = first_entry;
+
+            // Level by level from the first entry: a level reaches the voxels
+            // that enter at it and the open ones next to voxels reached before
+            // it. It stops after a level that reached none with none to enter.
+            uint own = 0;
+            uint pending = 0;
+            uint level = first_level;
+#pragma unroll
+            for (int i = 0; i < BRICK; ++i)
+                pending |= (entry[i] != UNCLASSIFIED ? 1u : 0u) << i;
+            for (; first_level != UNCLASSIFIED; ++level) {
+                rows[level % 2][at] = (uchar)own;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (t == 0)
+                    changed[(level + 1) % 3] = 0; // its last readers were at level - 2
+                if (level > first_level && changed[(level - 1) % 3] == 0)
+                    break;
+                uint fresh = reachable(rows[level % 2], own, at, connectivity) & open & ~own;
+                if (pending != 0) {
+#pragma unroll
+                    for (int i = 0; i < BRICK; ++i)
+                        fresh |= (entry[i] == level ? 1u : 0u) << i;
+                    fresh &= ~own;
+                }
+                if (fresh != 0) {
+#pragma unroll
+                    for (int i = 0; i < BRICK; ++i)
+                        if ((fresh >> i) & 1u)
+                            s[i] = level;
+                    own |= fresh;
+                }
+                pending &= ~own;
+                if ((fresh | pending) != 0)
+                    atomic_or(&changed[level % 3], 1u);
+            }
+
+            // The voxels improved, written; the neighbouring bricks whose halo
+            // voxels they can lower, queued.
+            uint bits = 0;
+            bool lowered = false;
+#pragma unroll
+            for (int i = 0; i < BRICK; ++i) {
+                const int px = i + 1;
+                if (s[i] >= halo[at * HALO + px])
+                    continue;
+                stamps[row_start + (uint)i] = s[i];
+                labels[row_start + (uint)i] = 1;
+                lowered = true;
+                if (!face_row && i != 0 && i != BRICK - 1)
+                    continue;
                 for (int d = 0; d < neighbour_end(connectivity); ++d) {
                     if (!neighbour_in_use(d, connectivity))
                         continue;
                     const int nx = px + neighbour_dx[d], ny = ry + neighbour_dy[d], nz = rz + neighbour_dz[d];
-                    if (nx == 0 || nx == HALO - 1 || ny == 0 || ny == HALO - 1 || nz == 0 || nz == HALO - 1) {
-                        const uint h = halo[(nz * HALO + ny) * HALO + nx];
-                        if (h != UNCLASSIFIED)
-                            e = min(e, h + 1);
-                    }
+                    const int ox = nx == 0 ? -1 : nx == HALO - 1 ? 1 : 0;
+                    const int oy = ny == 0 ? -1 : ny == HALO - 1 ? 1 : 0;
+                    const int oz = nz == 0 ? -1 : nz == HALO - 1 ? 1 : 0;
+                    if ((ox != 0 || oy != 0 || oz != 0) && halo[(nz * HALO + ny) * HALO + nx] > s[i] + 1)
+                        bits |= 1u << (uint)((ox + 1) + 3 * ((oy + 1) + 3 * (oz + 1)));
                 }
             }
-            entry[i] = e;
-            low = min(low, e);
-        }
-        atomic_min(&first_entry, low);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const uint first_level = first_entry;
-
-        // Level by level from the first entry: a level reaches the voxels
-        // that enter at it and the open ones next to voxels reached before
-        // it. It stops after a level that reached none with none to enter.
-        uint own = 0;
-        uint pending = 0;
-        uint level = first_level;
-#pragma unroll
-        for (int i = 0; i < BRICK; ++i)
-            pending |= (entry[i] != UNCLASSIFIED ? 1u : 0u) << i;
-        for (; first_level != UNCLASSIFIED; ++level) {
-            rows[level % 2][at] = (uchar)own;
+            if (bits != 0)
+                atomic_or(&reach, bits);
+            if (lowered)
+                atomic_or(&wrote, 1u);
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (t == 0)
-                changed[(level + 1) % 3] = 0; // its last readers were at level - 2
-            if (level > first_level && changed[(level - 1) % 3] == 0)
-                break;
-            uint fresh = reachable(rows[level % 2], own, at, connectivity) & open & ~own;
-            if (pending != 0) {
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i)
-                    fresh |= (entry[i] == level ? 1u : 0u) << i;
-                fresh &= ~own;
+            // The rows the run touched, slices stacked: summarize reads only those.
+            if (t == 0 && wrote != 0) {
+                const uint x0 = (uint)(bx * BRICK), y0 = (uint)(bz * BRICK * slice_height + by * BRICK);
+                const uint x1 = (uint)min(bx * BRICK + BRICK, width) - 1;
+                const uint y1 = (uint)(min(bz * BRICK + BRICK, depth) - 1) * (uint)slice_height +
+                                (uint)min(by * BRICK + BRICK, slice_height) - 1;
+                volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
+                atomic_min(&touched[0], x0);
+                atomic_min(&touched[1], y0);
+                atomic_max(&touched[2], x1);
+                atomic_max(&touched[3], y1);
             }
-            if (fresh != 0) {
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i)
-                    if ((fresh >> i) & 1u)
-                        s[i] = level;
-                own |= fresh;
+            if (t < 27 && (reach & (1u << t)) != 0) {
+                const int nx = bx + t % 3 - 1, ny = by + t / 3 % 3 - 1, nz = bz + t / 9 - 1;
+                if (nx >= 0 && ny >= 0 && nz >= 0 && nx < (int)bricks_x && ny < (int)bricks_y &&
+                    nz * BRICK < depth) {
+                    const uint next = ((uint)nz * bricks_y + (uint)ny) * bricks_x + (uint)nx;
+                    if (atomic_xchg(&marks[next], round + 1) != round + 1)
+                        list_out[atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3])] = next;
+                }
             }
-            pending &= ~own;
-            if ((fresh | pending) != 0)
-                atomic_or(&changed[level % 3], 1u);
+            // The local buffers are free again only once everyone is done with them.
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-
-        // The voxels improved, written; the neighbouring bricks whose halo
-        // voxels they can lower, queued.
-        uint bits = 0;
-        bool lowered = false;
-#pragma unroll
-        for (int i = 0; i < BRICK; ++i) {
-            const int px = i + 1;
-            if (s[i] >= halo[at * HALO + px])
-                continue;
-            stamps[row_start + (uint)i] = s[i];
-            labels[row_start + (uint)i] = 1;
-            lowered = true;
-            if (!face_row && i != 0 && i != BRICK - 1)
-                continue;
-            for (int d = 0; d < neighbour_end(connectivity); ++d) {
-                if (!neighbour_in_use(d, connectivity))
-                    continue;
-                const int nx = px + neighbour_dx[d], ny = ry + neighbour_dy[d], nz = rz + neighbour_dz[d];
-                const int ox = nx == 0 ? -1 : nx == HALO - 1 ? 1 : 0;
-                const int oy = ny == 0 ? -1 : ny == HALO - 1 ? 1 : 0;
-                const int oz = nz == 0 ? -1 : nz == HALO - 1 ? 1 : 0;
-                if ((ox != 0 || oy != 0 || oz != 0) && halo[(nz * HALO + ny) * HALO + nx] > s[i] + 1)
-                    bits |= 1u << (uint)((ox + 1) + 3 * ((oy + 1) + 3 * (oz + 1)));
-            }
-        }
-        if (bits != 0)
-            atomic_or(&reach, bits);
-        if (lowered)
-            atomic_or(&wrote, 1u);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        // The rows the run touched, slices stacked: summarize reads only those.
-        if (t == 0 && wrote != 0) {
-            const uint x0 = (uint)(bx * BRICK), y0 = (uint)(bz * BRICK * slice_height + by * BRICK);
-            const uint x1 = (uint)min(bx * BRICK + BRICK, width) - 1;
-            const uint y1 = (uint)(min(bz * BRICK + BRICK, depth) - 1) * (uint)slice_height +
-                            (uint)min(by * BRICK + BRICK, slice_height) - 1;
-            volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
-            atomic_min(&touched[0], x0);
-            atomic_min(&touched[1], y0);
-            atomic_max(&touched[2], x1);
-            atomic_max(&touched[3], y1);
-        }
-        if (t < 27 && (reach & (1u << t)) != 0) {
-            const int nx = bx + t % 3 - 1, ny = by + t / 3 % 3 - 1, nz = bz + t / 9 - 1;
-            if (nx >= 0 && ny >= 0 && nz >= 0 && nx < (int)bricks_x && ny < (int)bricks_y &&
-                nz * BRICK < depth) {
-                const uint next = ((uint)nz * bricks_y + (uint)ny) * bricks_x + (uint)nx;
-                if (atomic_xchg(&marks[next], round + 1) != round + 1)
-                    list_out[atomic_inc(&counters[RGX_COUNTER_TILES + (round + 1) % 3])] = next;
-            }
-        }
-        // The local buffers are free again only once everyone is done with them.
-        barrier(CLK_LOCAL_MEM_FENCE);
+        if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &verdict, round,
+                                   &counters[RGX_COUNTER_LAST_LAUNCHED]))
+            return;
+        // A maximum: a group late to this store must not undo a stall's record.
+        if (get_global_id(0) == 0)
+            atomic_max(&counters[RGX_COUNTER_LAST_LAUNCHED], round);
     }
 }

@@ -149,6 +149,10 @@ public:
     // their upload, a command that costs NVIDIA's driver 10 to 20 us of host
     // time. holdSeedPixels says what the upload just enqueued puts there.
     bool holdsSeedPixels(const std::vector<uint32_t>& pixels) const { return pixels == heldSeedPixels_; }
+    // Whether a fused launch of the bricks found its work-groups not all
+    // resident (its roll call waits long before it gives up): the session's
+    // next runs go one round per launch at once.
+    bool bricksNotResident = false;
     void holdSeedPixels(const std::vector<uint32_t>& pixels) { heldSeedPixels_ = pixels; }
 
     cl::Buffer luma;

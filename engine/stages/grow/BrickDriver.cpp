@@ -1,9 +1,11 @@
 // fusion=tiles on a volume whose labels follow from the luma (one region,
 // mode range or competitive): rounds of 8 x 8 x 8 bricks relaxed to the
-// breadth-first distances level by level on bit masks (kernels/grow_bricks.cl), one
-// launch per round, the counters read after a batch of rounds as
-// driver=host-batched does. Rounds are not iterations: a brick settles many
-// levels in one, and may be visited again when a shorter path reaches it.
+// breadth-first distances level by level on bit masks (kernels/grow_bricks.cl),
+// a batch of rounds in one launch with a grid barrier between rounds, the
+// counters read after each; where the work-groups cannot all be resident
+// or stop meeting, one launch per round, as driver=host-batched does.
+// Rounds are not iterations: a brick settles many levels in one, and may be
+// visited again when a shorter path reaches it.
 #include "Device.h"
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
@@ -13,12 +15,14 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 namespace rgx::grow {
 namespace {
 
 constexpr int notAnIteration = -1;
+constexpr uint32_t firstBrickBatch = 256;
 
 class BrickDriver final : public GrowDriver {
 public:
@@ -27,18 +31,18 @@ public:
         GrowState& state = run.state;
         const BuiltProgram& built = brickKernels(state.device());
         run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
-        cl::Kernel& bricks = state.kernel(built.program, "grow_bricks");
+        bricks_ = &state.kernel(built.program, "grow_bricks");
+        cl::Kernel& bricks = *bricks_;
         const uint32_t seed = run.seedLuma.front();
         // Competitive accepts every voxel it reaches, whatever the regions:
         // their stamps are the distances from the nearest seed.
         const bool range = run.params.mode == Mode::Range;
         const uint32_t lowest = range ? (seed > run.params.lower ? seed - run.params.lower : 0) : 0;
         const uint32_t highest = range ? std::min<uint64_t>(uint64_t(seed) + run.params.upper, 0xFFFF) : 0xFFFF;
-        const int width = state.width(), sliceHeight = state.sliceHeight();
-        int a = 1;
-        bricks.setArg(a++, cl_int(width));
+        int a = 2;
+        bricks.setArg(a++, cl_int(state.width()));
         bricks.setArg(a++, cl_int(state.height()));
-        bricks.setArg(a++, cl_int(sliceHeight));
+        bricks.setArg(a++, cl_int(state.sliceHeight()));
         bricks.setArg(a++, state.luma);
         bricks.setArg(a++, state.labels[0]);
         bricks.setArg(a++, state.stamps[0]);
@@ -49,29 +53,53 @@ public:
         bricks.setArg(a++, state.tileMark);
         bricks.setArg(a++, state.counters);
         bricks.setArg(a++, cl_uint(state.tileCount()));
-
-        // A work-item per row of the brick (64); on a GPU enough groups for
-        // every one of its multiprocessors to keep 32 bricks going.
-        const size_t groupSize = size_t(growBrickSide) * growBrickSide;
-        const size_t groups = std::max<size_t>(1, fusedGroupCount(run.info) * (run.info.type == "GPU" ? 16 : 1));
         listSeedBricks(run);
+
+        // Fused: all the rounds of a batch in one launch, a grid barrier
+        // between them, on groups that can all be resident (a few per
+        // multiprocessor of a GPU); where they cannot, or stop meeting, one
+        // round per launch on enough groups for every multiprocessor to keep
+        // 32 bricks going.
+        const bool gpu = run.info.type == "GPU";
+        // H100 (docs/PERFORMANCE.md): 4 per fused group's worth (8 groups of
+        // 64 per multiprocessor) beat 6 by 1 to 3 %; 8 and 12 were not all
+        // resident, and a roll call that fails waits seconds there.
+        residentGroups_ = std::max<size_t>(1, fusedGroupCount(run.info) * (gpu ? 4 : 1));
+        eachGroups_ = std::max<size_t>(1, fusedGroupCount(run.info) * (gpu ? 16 : 1));
+        fused_ = !state.bricksNotResident;
+        if (!fused_)
+            run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) +
+                              " work-groups ran at once on " + run.info.name +
+                              " in an earlier run of this session, so the run went one round of bricks per launch";
         uint32_t round = 1;
-        uint32_t batch = 4;
+        // A fused launch ends at the first round that queues nothing: the
+        // first batch is long enough for a whole 512^3 volume (124 rounds),
+        // so that most clicks are one launch and one summary, and short
+        // enough to cancel within tens of milliseconds.
+        uint32_t batch = firstBrickBatch;
         for (;;) {
             run.deadline.check(round - 1, "brick rounds");
             const uint32_t upTo = round + batch - 1;
-            for (; round <= upTo; ++round) {
-                bricks.setArg(0, cl_uint(round));
-                run.queue.enqueueNDRangeKernel(bricks, cl::NullRange, cl::NDRange(groups * groupSize),
-                                               cl::NDRange(groupSize), nullptr,
-                                               run.timings.track("grow", "grow_bricks", notAnIteration));
+            if (fused_) {
+                if (!launchFused(run, round, upTo)) {
+                    batch = 4;
+                    if (stopped_)
+                        break;
+                    continue;
+                }
+            } else {
+                launchEach(run, round, upTo);
             }
-            run.readCounters(notAnIteration);
-            const uint32_t queued = run.counters[RGX_COUNTER_TILES + round % 3];
-            run.progress(round - 1, queued);
-            if (queued == 0)
+            const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
+            const uint32_t queued = run.counters[RGX_COUNTER_TILES + (last + 1) % 3];
+            run.progress(last, queued);
+            if (queued == 0) {
+                if (fused_ && round == 1 && run.seeds.size() == 1)
+                    run.summary = Run::Summary::Done;
                 break;
-            batch = std::min<uint32_t>(batch * 2, 64);
+            }
+            round = last + 1;
+            batch = std::min<uint32_t>(batch * 2, fused_ ? largestFusedBatch : 64);
         }
         if (run.seeds.size() > 1)
             labelLevels(run);
@@ -79,6 +107,80 @@ public:
     }
 
 private:
+    // One launch of rounds `round` to `upTo`; false when the work-groups
+    // could not run it fused (then `round` is where to go on).
+    bool launchFused(Run& run, uint32_t& round, uint32_t upTo)
+    {
+        cl::Kernel& bricks = *bricks_;
+        run.clearGridBarrier(notAnIteration);
+        bricks.setArg(0, cl_uint(round));
+        bricks.setArg(1, cl_uint(upTo));
+        run.queue.enqueueNDRangeKernel(bricks, cl::NullRange, cl::NDRange(residentGroups_ * groupSize),
+                                       cl::NDRange(groupSize), nullptr, run.timings.track("grow", "grow_bricks"));
+        const size_t record = run.timings.size() - 1;
+        // A click often ends in its first launch: its summary then comes
+        // back with the same read (and is redone if it did not).
+        if (round == 1 && run.seeds.size() == 1) {
+            enqueueSummary(run);
+            run.summary = Run::Summary::Stale;
+        }
+        run.readCounters(notAnIteration);
+        auto noteRounds = [&](uint32_t last, const std::string& how) {
+            run.timings.coverIterations(record, -1,
+                                        last >= round ? "brick rounds " + std::to_string(round) + " to " +
+                                                            std::to_string(last) + " in one launch" + how
+                                                      : "no brick round" + how);
+        };
+        const std::string& device = run.info.name;
+        if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
+            run.timings.coverIterations(record, -1, "no brick round: not all work-groups ran at once (the roll call)");
+            run.state.bricksNotResident = true;
+            run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) +
+                              " work-groups ran at once on " + device +
+                              ", so the run went on with one round of bricks per launch";
+            fused_ = false;
+            return false;
+        }
+        if (run.verdict() == RGX_VERDICT_STALLED) {
+            // Every group stopped at the same barrier, after the same round:
+            // go on from there, one round per launch.
+            run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + device +
+                              ", so the run went on with one round of bricks per launch";
+            fused_ = false;
+            const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
+            noteRounds(last, ", then the work-groups stopped meeting at the grid barrier");
+            if (run.counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0)
+                stopped_ = true;
+            else
+                round = last + 1;
+            return false;
+        }
+        noteRounds(run.counters[RGX_COUNTER_LAST_LAUNCHED], ", a grid barrier between them");
+        return true;
+    }
+
+    // One round per launch: the kernel boundary is the barrier.
+    void launchEach(Run& run, uint32_t round, uint32_t upTo)
+    {
+        cl::Kernel& bricks = *bricks_;
+        for (uint32_t r = round; r <= upTo; ++r) {
+            bricks.setArg(0, cl_uint(r));
+            bricks.setArg(1, cl_uint(r));
+            run.queue.enqueueNDRangeKernel(bricks, cl::NullRange, cl::NDRange(eachGroups_ * groupSize),
+                                           cl::NDRange(groupSize), nullptr, run.timings.track("grow", "grow_bricks"));
+            run.timings.coverIterations(run.timings.size() - 1, -1, "brick round " + std::to_string(r));
+        }
+        run.readCounters(notAnIteration);
+    }
+
+    // A work-item per row of the brick.
+    static constexpr size_t groupSize = size_t(growBrickSide) * growBrickSide;
+    cl::Kernel* bricks_ = nullptr;
+    size_t residentGroups_ = 1;
+    size_t eachGroups_ = 1;
+    bool fused_ = true;
+    bool stopped_ = false; // a stalled launch found nothing left to do
+
     // Round 1's list: the bricks of the seeds, each once, and the bricks
     // beyond the faces, edges and corners a seed lies on. A seed's stamp
     // never falls, so its own brick queues no brick for it: where the seed

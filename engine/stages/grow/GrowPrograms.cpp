@@ -160,7 +160,8 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
 
 const BuiltProgram& brickKernels(ComputeDevice& device)
 {
-    return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26");
+    return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26" +
+                                                   gridBarrierOptions(device.info()));
 }
 
 const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume)
