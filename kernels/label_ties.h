@@ -161,30 +161,21 @@ typedef struct {
 inline uint mean_of(ulong sum, uint count) { return (uint)((sum << 8) / (ulong)max(count, 1u)); }
 
 // SPEC step 4 for a tie whose neighbours are in `ref` (tie_refs), with
-// `ring` the labels of the level before in local memory.
+// `ring` the labels of the level before in local memory: the neighbours'
+// labels found, then decide's choice (label_levels_fused.h).
 inline uint decide_tie(const uint* ref, __local const ushort* ring, volatile __global const ushort* tie_labels,
                        __local const uint* means, uint region_total)
 {
-    const uint scaled = ref[RGX_NEIGHBOURS] << 8;
-    uint best = 0;
-    uint best_distance = 0;
+    Ahead a = {0, {0, 0, 0}, ref[RGX_NEIGHBOURS], 0};
+    uint label[RGX_NEIGHBOURS];
     for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
         const uint r = ref[d];
-        if (r == 0)
-            continue;
-        const uint k = (r & TIE_REF_RING) != 0     ? ring[r & ~TIE_REF_RING]
-                       : (r & TIE_REF_GLOBAL) != 0 ? tie_labels[r & ~TIE_REF_GLOBAL]
-                                                   : r;
-        if (k == 0 || k > region_total)
-            continue;
-        const uint mean = means[k - 1];
-        const uint distance = scaled > mean ? scaled - mean : mean - scaled;
-        if (nearer(k, distance, best, best_distance)) {
-            best = k;
-            best_distance = distance;
-        }
+        label[d] = (r & TIE_REF_RING) != 0     ? ring[r & ~TIE_REF_RING]
+                   : (r & TIE_REF_GLOBAL) != 0 ? tie_labels[r & ~TIE_REF_GLOBAL]
+                                               : r;
+        a.before |= (r != 0 ? 1u : 0u) << d;
     }
-    return best;
+    return decide(a, label, means, region_total);
 }
 
 // Every tie, level after level, in one work-group of RGX_WG_SIZE (at most

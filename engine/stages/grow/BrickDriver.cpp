@@ -125,38 +125,24 @@ private:
             run.summary = Run::Summary::Stale;
         }
         run.readCounters(notAnIteration);
-        auto noteRounds = [&](uint32_t last, const std::string& how) {
-            run.timings.coverIterations(record, -1,
-                                        last >= round ? "brick rounds " + std::to_string(round) + " to " +
-                                                            std::to_string(last) + " in one launch" + how
-                                                      : "no brick round" + how);
-        };
-        const std::string& device = run.info.name;
-        if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
-            run.timings.coverIterations(record, -1, "no brick round: not all work-groups ran at once (the roll call)");
+        switch (run.noteFusedRounds(record, round, "brick", residentGroups_)) {
+        case RGX_VERDICT_NOT_RESIDENT:
             run.state.bricksNotResident = true;
-            run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) +
-                              " work-groups ran at once on " + device +
-                              ", so the run went on with one round of bricks per launch";
             fused_ = false;
             return false;
-        }
-        if (run.verdict() == RGX_VERDICT_STALLED) {
-            // Every group stopped at the same barrier, after the same round:
-            // go on from there, one round per launch.
-            run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + device +
-                              ", so the run went on with one round of bricks per launch";
+        case RGX_VERDICT_STALLED: {
+            // Go on from the round after the last every group finished.
             fused_ = false;
             const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
-            noteRounds(last, ", then the work-groups stopped meeting at the grid barrier");
             if (run.counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0)
                 stopped_ = true;
             else
                 round = last + 1;
             return false;
         }
-        noteRounds(run.counters[RGX_COUNTER_LAST_LAUNCHED], ", a grid barrier between them");
-        return true;
+        default:
+            return true;
+        }
     }
 
     // One round per launch: the kernel boundary is the barrier.

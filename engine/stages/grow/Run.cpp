@@ -56,6 +56,30 @@ uint32_t Run::verdict() const
     return counters[RGX_COUNTER_GRID + RGX_GRID_VERDICT];
 }
 
+uint32_t Run::noteFusedRounds(size_t record, uint32_t round, const std::string& unit, size_t groups)
+{
+    const uint32_t outcome = verdict();
+    const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
+    auto rounds = [&](const std::string& how) {
+        return last >= round ? unit + " rounds " + std::to_string(round) + " to " + std::to_string(last) +
+                                   " in one launch" + how
+                             : "no " + unit + " round" + how;
+    };
+    const std::string goesOn = ", so the run went on with one round of " + unit + "s per launch";
+    if (outcome == RGX_VERDICT_NOT_RESIDENT) {
+        timings.coverIterations(record, -1, "no " + unit + " round: not all work-groups ran at once (the roll call)");
+        result.note = "fusion=tiles: not all " + std::to_string(groups) + " work-groups ran at once on " + info.name +
+                      goesOn;
+    } else if (outcome == RGX_VERDICT_STALLED) {
+        // Every group stopped at the same barrier, after the same round.
+        timings.coverIterations(record, -1, rounds(", then the work-groups stopped meeting at the grid barrier"));
+        result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name + goesOn;
+    } else {
+        timings.coverIterations(record, -1, rounds(", a grid barrier between them"));
+    }
+    return outcome;
+}
+
 void Run::clearGridBarrier(int step)
 {
     if (gridBarrierClear) {

@@ -80,6 +80,12 @@ struct Run {
     uint32_t verdict() const;
     // Zeroes the grid barrier's words before a fused launch.
     void clearGridBarrier(int step);
+    // After the read of a fused launch of rounds (`unit`: "tile", "brick")
+    // from `round` on, on `groups` work-groups, whose command is timing
+    // record `record`: the record's note names the rounds it ran, and where
+    // its groups were not all resident or stopped meeting, the run's note
+    // says so (the driver goes on one round per launch). The verdict.
+    uint32_t noteFusedRounds(size_t record, uint32_t round, const std::string& unit, size_t groups);
     void progress(uint32_t step, uint64_t size) const;
     // The maps so far (labels/stamps[set]) to the caller, when it wants a
     // picture now; with tiles, only the box touched so far.

@@ -178,7 +178,6 @@ bool TiledDriver::nextWindow(Run& run, uint32_t next)
 
 bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
 {
-    const DeviceInfo& info = run.info;
     cl::Kernel& tiles = *tiles_;
     run.clearGridBarrier(notAnIteration);
     tiles.setArg(0, cl_uint(round));
@@ -199,37 +198,25 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
         run.summary = Run::Summary::Stale;
     }
     run.readCounters(notAnIteration);
-    // The launch's note names the rounds it ran.
-    auto noteRounds = [&](uint32_t last, const std::string& how) {
-        run.timings.coverIterations(record, -1,
-                                    last >= round ? "tile rounds " + std::to_string(round) + " to " +
-                                                        std::to_string(last) + " in one launch" + how
-                                                  : "no tile round" + how);
-    };
-    if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
-        run.timings.coverIterations(record, -1, "no tile round: not all work-groups ran at once (the roll call)");
-        run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) + " work-groups ran at once on " +
-                          info.name + ", so the run went on with one round of tiles per launch";
+    switch (run.noteFusedRounds(record, round, "tile", residentGroups_)) {
+    case RGX_VERDICT_NOT_RESIDENT:
         fused_ = false;
         return false;
-    }
-    if (run.verdict() == RGX_VERDICT_STALLED) {
+    case RGX_VERDICT_STALLED: {
         // A work-group stopped coming to the barrier (descheduled on a busy
-        // CPU, say): every group stopped at the same barrier, after the same
-        // round. Go on from there, one round per launch.
-        run.result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name +
-                          ", so the run went on with one round of tiles per launch";
+        // CPU, say): go on from the round after the last every group
+        // finished, one round per launch.
         fused_ = false;
         const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
-        noteRounds(last, ", then the work-groups stopped meeting at the grid barrier");
         if (run.counters[RGX_COUNTER_TILES + (last + 1) % 3] == 0 && !nextWindow(run, last + 1))
             stopped_ = true;
         else
             round = last + 1;
         return false;
     }
-    noteRounds(run.counters[RGX_COUNTER_LAST_LAUNCHED], ", a grid barrier between them");
-    return true;
+    default:
+        return true;
+    }
 }
 
 // One round per launch: the kernel boundary is the barrier.
