@@ -76,26 +76,37 @@ QColor shadeOf(const QColor& runColour, size_t kernel)
 
 QColor runColour(size_t run) { return kernelPalette[run % 10]; }
 
+// A competitive run of fusion=tiles: no iteration ran at all.
+QString stampsAtOnce() { return QStringLiteral("stamps at once, as distances from the seeds"); }
+
 // Why a run has no per-iteration bars, or an empty string.
 QString whyNoIterations(const RunEntry& run)
 {
-    bool anyIterations = false, tileRounds = false, bricks = false, labelsFused = false;
+    bool anyIterations = false, tileRounds = false, bricks = false, distances = false, labelsFused = false,
+         ties = false;
     for (const TimingRecord& record : run.result->timings) {
         anyIterations = anyIterations || record.iteration > 0;
         tileRounds = tileRounds || record.note.rfind("tile round", 0) == 0;
         bricks = bricks || record.kernel == "grow_bricks";
+        distances = distances || record.kernel == "seed_distances";
         labelsFused = labelsFused || record.kernel == "label_levels_fused";
+        ties = ties || record.kernel == "label_ties";
     }
     if (anyIterations)
         return {};
     // Device-side enqueue runs its iterations without the host, and
     // fusion=tiles runs many levels in each tile (a volume's brick) between
-    // grid barriers (launches), and a competitive run of several regions
-    // then labels every level in one launch.
-    QString why = tileRounds ? QStringLiteral("levels ran inside tiles")
-                  : bricks   ? QStringLiteral("levels ran inside bricks")
-                             : QStringLiteral("the device enqueued its iterations");
-    if (labelsFused)
+    // grid barriers (launches), or, in mode competitive, computes every
+    // pixel's stamp at once as its distance from the nearest seed; a
+    // competitive run of several regions then labels its ties between
+    // seeds level by level in one work-group, or every level in one launch.
+    QString why = tileRounds  ? QStringLiteral("levels ran inside tiles")
+                  : bricks    ? QStringLiteral("levels ran inside bricks")
+                  : distances ? stampsAtOnce()
+                              : QStringLiteral("the device enqueued its iterations");
+    if (ties)
+        why += QStringLiteral(", then the ties by level in one work-group");
+    else if (labelsFused)
         why += QStringLiteral(", then the labels level by level in one launch");
     return why;
 }
@@ -280,7 +291,8 @@ void drawPerIteration(QCustomPlot* plot, const std::vector<RunEntry>& runs)
         notes << QStringLiteral("%1 set-up launches are in no iteration (Per kernel)").arg(outside);
     showNotes(plot, notes);
     if (!runs.empty() && without.size() == int(runs.size()))
-        title = QStringLiteral("No per-iteration times: %1, many iterations in each launch (see the timeline)").arg(why);
+        title = QStringLiteral("No per-iteration times: %1%2 (see the timeline)")
+                    .arg(why, why.startsWith(stampsAtOnce()) ? QString() : QStringLiteral(", many iterations in each launch"));
     titleOf(plot)->setText(title);
     if (any) {
         // Iteration 0 (the seeds) has no kernels, but may have differences.

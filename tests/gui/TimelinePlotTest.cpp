@@ -187,6 +187,16 @@ void TimelinePlotTest::thePerIterationChartSaysWhyARunHasNoBars()
     QVERIFY2(title().startsWith(QStringLiteral(
                  "No per-iteration times: levels ran inside tiles, then the labels level by level in one launch")),
              qPrintable(title()));
+    // Mode competitive: the stamps as distances, at once; then the ties alone.
+    auto distances = someRun();
+    distances[2].kernel = "seed_distances";
+    drawPerIteration(&plot, {run(7, distances)});
+    QCOMPARE(title(), QStringLiteral("No per-iteration times: stamps at once, as distances from the seeds (see the "
+                                     "timeline)"));
+    distances[3].kernel = "label_ties";
+    drawPerIteration(&plot, {run(8, distances)});
+    QCOMPARE(title(), QStringLiteral("No per-iteration times: stamps at once, as distances from the seeds, then the "
+                                     "ties by level in one work-group (see the timeline)"));
     auto bricks = someRun(); // a volume in bricks: no round notes
     bricks[2].kernel = "grow_bricks";
     drawPerIteration(&plot, {run(6, bricks)});
