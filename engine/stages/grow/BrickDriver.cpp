@@ -61,8 +61,8 @@ public:
         // round per launch on enough groups for every multiprocessor to keep
         // 32 bricks going.
         const bool gpu = run.info.type == "GPU";
-        // H100 (docs/PERFORMANCE.md): 4 per fused group's worth (8 groups of
-        // 64 per multiprocessor) beat 6 by 1 to 3 %; 8 and 12 were not all
+        // H100 (docs/PERFORMANCE.md): 8 groups of 64 per multiprocessor (4
+        // fused groups' worth) beat 12 by 1 to 3 %; 16 and 24 were not all
         // resident, and a roll call that fails waits seconds there.
         residentGroups_ = std::max<size_t>(1, fusedGroupCount(run.info) * (gpu ? 4 : 1));
         eachGroups_ = std::max<size_t>(1, fusedGroupCount(run.info) * (gpu ? 16 : 1));
