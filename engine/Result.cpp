@@ -9,9 +9,14 @@ namespace rgx {
 
 int64_t BoxMaps::sampleAt(int x, int y) const
 {
-    if (x < x0 || y < y0 || x >= x0 + boxWidth * step || y >= y0 + boxHeight * step)
+    // The sample's slice of the box, and its row there: with one slice, y
+    // itself may be the row (the slices stacked, the box a band of rows).
+    const int64_t below = int64_t(y) - int64_t(z0) * sliceHeight();
+    const int64_t slice = boxDepth > 1 ? below / sliceHeight() : 0;
+    const int64_t row = (boxDepth > 1 ? below % sliceHeight() : below) - y0;
+    if (x < x0 || x >= x0 + boxWidth * step || below < 0 || slice >= boxDepth || row < 0 || row >= boxHeight * step)
         return -1;
-    return int64_t((y - y0) / step) * int64_t(boxWidth) + int64_t((x - x0) / step);
+    return (slice * boxHeight + row / step) * int64_t(boxWidth) + int64_t((x - x0) / step);
 }
 
 uint16_t BoxMaps::label(int x, int y) const
@@ -54,9 +59,10 @@ void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fu
         fullLabels.assign(count, 0);
     if (fullStamps.size() != count)
         fullStamps.assign(count, unclassifiedStamp);
-    for (int row = 0; row < boxHeight; ++row) {
+    for (int row = 0; row < boxHeight * boxDepth; ++row) {
         const size_t from = size_t(row) * size_t(boxWidth);
-        const size_t to = size_t(y0 + row) * size_t(width) + size_t(x0);
+        const size_t slice = size_t(z0 + row / boxHeight), rowInSlice = size_t(y0 + row % boxHeight);
+        const size_t to = (slice * size_t(sliceHeight()) + rowInSlice) * size_t(width) + size_t(x0);
         uint16_t* labelRow = fullLabels.data() + to;
         uint32_t* stampRow = fullStamps.data() + to;
         if (stampBytes == 2) {
@@ -126,8 +132,9 @@ BoxMaps mapsView(const GrowResult& result)
     }
     BoxMaps whole;
     whole.width = whole.boxWidth = result.width;
-    whole.height = whole.boxHeight = result.height * result.depth;
-    whole.depth = result.depth;
+    whole.height = result.height * result.depth;
+    whole.boxHeight = result.height;
+    whole.depth = whole.boxDepth = result.depth;
     whole.labelBytes = 2;
     whole.stampBytes = 4;
     whole.labels = reinterpret_cast<const uint8_t*>(result.labels.data());

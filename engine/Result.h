@@ -34,7 +34,8 @@ struct KernelReport {
 };
 
 // The label and stamp maps of a run where it classified anything: the box
-// x0, y0, boxWidth x boxHeight around the classified pixels, row by row, in
+// x0, y0, boxWidth x boxHeight around the classified pixels (in each of
+// boxDepth slices from z0 on, for a volume's box), row by row, in
 // the narrowest types that hold the values (labels in 1 byte for at most 255
 // regions, in none for the one region of a correct run, whose label is 1
 // wherever a pixel has a stamp; stamps in 2 bytes while every stamp is below
@@ -46,9 +47,11 @@ struct BoxMaps {
     int height = 0; // its rows; a volume's: the rows of all its slices, one slice below the other
     int depth = 1;  // slices of a volume (height / depth rows each)
     int x0 = 0;
-    int y0 = 0;
+    int y0 = 0;        // a row of the image; in a volume whose box has slices (z0, boxDepth), a row of a slice
+    int z0 = 0;        // the box's first slice (an image: 0)
     int boxWidth = 0;  // samples; 0: nothing classified
-    int boxHeight = 0;
+    int boxHeight = 0; // rows (of each slice, where the box has slices)
+    int boxDepth = 1;  // slices: the box is boxHeight rows of each slice from z0 on, slice after slice
     int step = 1;      // the samples are every step-th pixel of every step-th row (1: all)
     int labelBytes = 2; // 0: one region, the labels follow from the stamps
     int stampBytes = 4;
@@ -63,7 +66,9 @@ struct BoxMaps {
     // step 1 only (InvalidArgument otherwise).
     void widen(std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps) const;
     // Host bytes the maps take.
-    uint64_t bytes() const { return uint64_t(boxWidth) * uint64_t(boxHeight) * uint64_t(labelBytes + stampBytes); }
+    uint64_t bytes() const { return samples() * uint64_t(labelBytes + stampBytes); }
+    uint64_t samples() const { return uint64_t(boxWidth) * uint64_t(boxHeight) * uint64_t(boxDepth); }
+    int sliceHeight() const { return height / (depth > 0 ? depth : 1); }
 
 private:
     // Index of the sample at or before pixel (x, y); -1 outside the box.

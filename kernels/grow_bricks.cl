@@ -237,17 +237,19 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
             if (lowered)
                 atomic_or(&wrote, 1u);
             barrier(CLK_LOCAL_MEM_FENCE);
-            // The rows the run touched, slices stacked: summarize reads only those.
-            if (t == 0 && wrote != 0) {
-                const uint x0 = (uint)(bx * BRICK), y0 = (uint)(bz * BRICK * slice_height + by * BRICK);
-                const uint x1 = (uint)min(bx * BRICK + BRICK, width) - 1;
-                const uint y1 = (uint)(min(bz * BRICK + BRICK, depth) - 1) * (uint)slice_height +
-                                (uint)min(by * BRICK + BRICK, slice_height) - 1;
-                volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
-                atomic_min(&touched[0], x0);
-                atomic_min(&touched[1], y0);
-                atomic_max(&touched[2], x1);
-                atomic_max(&touched[3], y1);
+            // The box the run touched (summarize reads only that): a word a
+            // work-item, its atomic only where the brick widens the box (the
+            // words only widen, so a word read as wide enough is).
+            if (t < 6 && wrote != 0) {
+                const int axis = t % 3, start = axis == 0 ? bx : axis == 1 ? by : bz;
+                const int end = axis == 0 ? width : axis == 1 ? slice_height : depth;
+                const uint value = (uint)(t < 3 ? start * BRICK : min(start * BRICK + BRICK, end) - 1);
+                volatile __global uint* word = axis == 2 ? &counters[RGX_COUNTER_TOUCHED_Z + t / 3]
+                                                         : &counters[RGX_COUNTER_TOUCHED + axis + 2 * (t / 3)];
+                if (t < 3 && *word > value)
+                    atomic_min(word, value);
+                else if (t >= 3 && *word < value)
+                    atomic_max(word, value);
             }
             if (t < 27 && (reach & (1u << t)) != 0) {
                 const int nx = bx + t % 3 - 1, ny = by + t / 3 % 3 - 1, nz = bz + t / 9 - 1;

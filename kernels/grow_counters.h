@@ -19,19 +19,25 @@
 // Tiled growing (kernels/grow_tiles.cl): tiles queued for the rounds r with
 // r % 3 == slot.
 #define RGX_COUNTER_TILES 9        // 3 words
-// The pixels a run may have changed, x0 y0 x1 y1 inclusive (x0 > x1: none).
+// The pixels a run may have changed, x0 y0 x1 y1 inclusive (x0 > x1: none),
+// y the row within a slice; the slices z0 z1 in RGX_COUNTER_TOUCHED_Z.
 #define RGX_COUNTER_TOUCHED 12     // 4 words
 // Found by summarize (kernels/grow_session.cl) after the run: the bounding
-// box of the classified pixels, x0 y0 x1 y1 inclusive, and the largest stamp.
+// box of the classified pixels, x0 y0 x1 y1 inclusive (y a row within a
+// slice), the largest stamp, and the box's slices z0 z1 (a volume's box is
+// x by y by z, not the rows of every slice in between; an image: 0 0).
 #define RGX_COUNTER_BOX 16         // 4 words
 #define RGX_COUNTER_MAX_STAMP 20
+#define RGX_COUNTER_BOX_Z 21       // 2 words
 // Tiled growing in level windows: tiles that stopped at the window's last
 // level with more to grow, for the next window.
-#define RGX_COUNTER_DEFERRED 21
+#define RGX_COUNTER_DEFERRED 23
 // Set by pack_ahead (kernels/grow_session.cl): the stamp bytes of the box
 // maps it packed, 0 for none.
-#define RGX_COUNTER_PACKED 22
-#define RGX_COUNTER_WORDS 23
+#define RGX_COUNTER_PACKED 24
+// The slices z0 z1 of the touched box.
+#define RGX_COUNTER_TOUCHED_Z 25   // 2 words
+#define RGX_COUNTER_WORDS 27
 
 // counters[RGX_COUNTER_GRID + ...]: arrivals, the number of the last
 // barrier released (RGX_BARRIER_STALLED once one was given up), and the roll

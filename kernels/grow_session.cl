@@ -13,24 +13,79 @@
 // Regions summed in local memory before one global atomic per group.
 #define LOCAL_REGIONS 256
 
+// A box of pixels: columns x0..x1, rows y0..y1 of each slice z0..z1
+// (inclusive) of an image whose slices are `slice_height` rows, stacked.
+// An image is one slice (z 0, its height the slice height).
+typedef struct {
+    uint x0, y0, x1, y1, z0, z1;
+} PixelBox;
+
+inline uint box_columns(const PixelBox box) { return box.x1 >= box.x0 ? box.x1 - box.x0 + 1 : 0; }
+
+// The box's rows, slices one after the other: 0 where it is empty.
+inline uint box_rows(const PixelBox box)
+{
+    return box.x1 >= box.x0 && box.y1 >= box.y0 && box.z1 >= box.z0 ? (box.y1 - box.y0 + 1) * (box.z1 - box.z0 + 1) : 0;
+}
+
+// A work-group's walk over a box's rows, slice after slice: from row
+// `first`, `stride` rows at a time, with the slice (z) and the row within
+// it (y) counted from the box's corner and kept without a division per row.
+typedef struct {
+    uint z, y, rows_on, slices_on, rows_per_slice;
+} RowWalk;
+
+inline RowWalk row_walk(const uint first, const uint stride, const uint rows_per_slice)
+{
+    const RowWalk walk = {first / rows_per_slice, first % rows_per_slice, stride % rows_per_slice,
+                          stride / rows_per_slice, rows_per_slice};
+    return walk;
+}
+
+inline void walk_on(RowWalk* walk)
+{
+    walk->y += walk->rows_on;
+    const bool next_slice = walk->y >= walk->rows_per_slice;
+    walk->z += walk->slices_on + (next_slice ? 1 : 0);
+    walk->y -= next_slice ? walk->rows_per_slice : 0;
+}
+
 // The start of a run in one launch (a command costs the host about 10 us on
-// NVIDIA's driver, whatever it does): label 0 and stamp "never" for the
-// `count` pixels from `first` (where the previous run left pixels), the
-// tile marks and the region totals zeroed, and the counters set: `regions`
-// accepted in iteration 0, `touched` as where the run may change pixels,
-// the box of classified pixels empty, every other word 0 (the grid barrier's
-// included). Any grid; each work-item takes every get_global_size(0)-th
-// word of each range.
-__kernel void start_run(__global ushort* labels, __global uint* stamps, const uint first, const uint count,
+// NVIDIA's driver, whatever it does): label 0 and stamp "never" in the box
+// `reset` (where the previous run left pixels), the tile marks and the
+// region totals zeroed, and the counters set: `regions` accepted in
+// iteration 0, `touched` and `touched_z` as where the run may change pixels,
+// the box of classified pixels empty, every other word 0 (the grid
+// barrier's included). Any grid: a box of whole rows in one range, each
+// work-item every get_global_size(0)-th pixel; any other box a work-group a
+// row at a time; each other word a work-item.
+__kernel void start_run(__global ushort* labels, __global uint* stamps, const uint width, const uint slice_height,
+                        const uint4 reset, const uint2 reset_z,
                         __global uint* tile_mark, const uint mark_words,
                         __global uint* region_stats, const uint stat_words,
-                        __global uint* counters, const uint regions, const uint4 touched)
+                        __global uint* counters, const uint regions, const uint4 touched, const uint2 touched_z)
 {
     const uint step = get_global_size(0);
     const uint id = get_global_id(0);
-    for (uint i = id; i < count; i += step) {
-        labels[first + i] = 0;
-        stamps[first + i] = UNCLASSIFIED;
+    const PixelBox box = {reset.x, reset.y, reset.z, reset.w, reset_z.x, reset_z.y};
+    const uint rows = box_rows(box);
+    // Whole rows of one slice, or whole slices, are one range of pixels.
+    const bool whole_rows = box.x0 == 0 && box.x1 == width - 1;
+    if (whole_rows && (box.z0 == box.z1 || (box.y0 == 0 && box.y1 == slice_height - 1))) {
+        const uint first = (box.z0 * slice_height + box.y0) * width, count = rows * width;
+        for (uint i = id; i < count; i += step) {
+            labels[first + i] = 0;
+            stamps[first + i] = UNCLASSIFIED;
+        }
+    } else {
+        RowWalk walk = row_walk(get_group_id(0), get_num_groups(0), max(box.y1 - box.y0 + 1, 1u));
+        for (uint row = get_group_id(0); row < rows; row += get_num_groups(0), walk_on(&walk)) {
+            const uint first = ((box.z0 + walk.z) * slice_height + box.y0 + walk.y) * width;
+            for (uint x = box.x0 + get_local_id(0); x <= box.x1; x += get_local_size(0)) {
+                labels[first + x] = 0;
+                stamps[first + x] = UNCLASSIFIED;
+            }
+        }
     }
     for (uint i = id; i < mark_words; i += step)
         tile_mark[i] = 0;
@@ -48,7 +103,11 @@ __kernel void start_run(__global ushort* labels, __global uint* stamps, const ui
             value = touched.z;
         else if (id == RGX_COUNTER_TOUCHED + 3)
             value = touched.w;
-        else if (id == RGX_COUNTER_BOX + 0 || id == RGX_COUNTER_BOX + 1)
+        else if (id == RGX_COUNTER_TOUCHED_Z + 0)
+            value = touched_z.x;
+        else if (id == RGX_COUNTER_TOUCHED_Z + 1)
+            value = touched_z.y;
+        else if (id == RGX_COUNTER_BOX + 0 || id == RGX_COUNTER_BOX + 1 || id == RGX_COUNTER_BOX_Z + 0)
             value = UNCLASSIFIED;
         counters[id] = value;
     }
@@ -58,30 +117,33 @@ __kernel void start_run(__global ushort* labels, __global uint* stamps, const ui
 // without tiles (the tile driver's first launch places its own).
 __kernel void place_seeds(__global const uint* seed_pixels, __global const ushort* luma,
                           __global uint* seed_luma, const uint region_total, const uint width,
-                          __global ushort* labels, __global uint* stamps, volatile __global uint* counters)
+                          const uint slice_height, __global ushort* labels, __global uint* stamps,
+                          volatile __global uint* counters)
 {
     const uint k = get_global_id(0);
     if (k < region_total)
-        place_seed(k, seed_pixels, luma, seed_luma, width, labels, stamps, 0, 0, 0, counters, counters, counters);
+        place_seed(k, seed_pixels, luma, seed_luma, width, slice_height, labels, stamps, 0, 0, 0, counters, counters,
+                   counters);
 }
 
-// Over the pixels the run touched (counters[RGX_COUNTER_TOUCHED]): the box
-// of the classified pixels, the largest stamp, and per region the count
-// and the luma sum (region_stats: RGX_REGION_STATS_WORDS words each,
-// zeroed by the host). Any number of work-groups of RGX_WG_SIZE.
+// Over the pixels the run touched (counters[RGX_COUNTER_TOUCHED] and
+// [RGX_COUNTER_TOUCHED_Z]): the box of the classified pixels (rows within a
+// slice, and slices), the largest stamp, and per region the count and the
+// luma sum (region_stats: RGX_REGION_STATS_WORDS words each, zeroed by the
+// host). Any number of work-groups of RGX_WG_SIZE.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void summarize(__global const uint* stamps, __global const ushort* labels,
-               __global const ushort* luma, const uint width, const uint region_total,
+               __global const ushort* luma, const uint width, const uint slice_height, const uint region_total,
                volatile __global uint* counters, volatile __global uint* region_stats)
 {
-    __local uint box[4];
+    __local uint box[6];
     __local uint largest;
     __local uint stats[LOCAL_REGIONS * RGX_REGION_STATS_WORDS];
     const uint lid = get_local_id(0);
     const bool local_regions = region_total <= LOCAL_REGIONS;
     if (lid == 0) {
-        box[0] = box[1] = UNCLASSIFIED;
-        box[2] = box[3] = 0;
+        box[0] = box[1] = box[4] = UNCLASSIFIED;
+        box[2] = box[3] = box[5] = 0;
         largest = 0;
     }
     for (uint i = lid; local_regions && i < region_total * RGX_REGION_STATS_WORDS; i += RGX_WG_SIZE)
@@ -89,23 +151,31 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     // The local totals are zero before anyone adds to them.
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const uint x0 = counters[RGX_COUNTER_TOUCHED + 0], y0 = counters[RGX_COUNTER_TOUCHED + 1];
-    const uint x1 = counters[RGX_COUNTER_TOUCHED + 2], y1 = counters[RGX_COUNTER_TOUCHED + 3];
-    uint min_x = UNCLASSIFIED, min_y = UNCLASSIFIED, max_x = 0, max_y = 0, max_stamp = 0;
+    const PixelBox touched = {counters[RGX_COUNTER_TOUCHED + 0],   counters[RGX_COUNTER_TOUCHED + 1],
+                              counters[RGX_COUNTER_TOUCHED + 2],   counters[RGX_COUNTER_TOUCHED + 3],
+                              counters[RGX_COUNTER_TOUCHED_Z + 0], counters[RGX_COUNTER_TOUCHED_Z + 1]};
+    const uint rows = box_rows(touched);
+    uint min_x = UNCLASSIFIED, min_y = UNCLASSIFIED, min_z = UNCLASSIFIED;
+    uint max_x = 0, max_y = 0, max_z = 0, max_stamp = 0;
     // A run of pixels of one region is summed privately, then added once.
     uint run_region = 0, run_count = 0;
     ulong run_sum = 0;
-    // Rows to work-groups, columns to work-items: coalesced, no division.
-    for (uint y = y0 + get_group_id(0); x1 >= x0 && y <= y1; y += get_num_groups(0)) {
-        for (uint x = x0 + lid; x <= x1; x += RGX_WG_SIZE) {
+    // Rows to work-groups, columns to work-items: coalesced.
+    RowWalk walk = row_walk(get_group_id(0), get_num_groups(0), max(touched.y1 - touched.y0 + 1, 1u));
+    for (uint row = get_group_id(0); row < rows; row += get_num_groups(0), walk_on(&walk)) {
+        const uint z = touched.z0 + walk.z, y_in_slice = touched.y0 + walk.y;
+        const uint y = z * slice_height + y_in_slice;
+        for (uint x = touched.x0 + lid; x <= touched.x1; x += RGX_WG_SIZE) {
             const uint p = y * width + x;
             const uint stamp = stamps[p];
             if (stamp == UNCLASSIFIED)
                 continue;
             min_x = min(min_x, x);
-            min_y = min(min_y, y);
             max_x = max(max_x, x);
-            max_y = max(max_y, y);
+            min_y = min(min_y, y_in_slice);
+            max_y = max(max_y, y_in_slice);
+            min_z = min(min_z, z);
+            max_z = max(max_z, z);
             max_stamp = max(max_stamp, stamp);
             const uint k = labels[p];
             if (k != run_region && run_count > 0) {
@@ -122,11 +192,17 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     }
     if (run_count > 0)
         add_region_run(run_region, run_count, run_sum, local_regions, stats, region_stats);
+    // Where the run touched one slice (an image), that slice is the box's.
+    const bool one_slice = touched.z0 == touched.z1;
     if (min_x != UNCLASSIFIED) {
         atomic_min(&box[0], min_x);
         atomic_min(&box[1], min_y);
         atomic_max(&box[2], max_x);
         atomic_max(&box[3], max_y);
+        if (!one_slice) {
+            atomic_min(&box[4], min_z);
+            atomic_max(&box[5], max_z);
+        }
         atomic_max(&largest, max_stamp);
     }
     // Every work-item has added its share to the group's totals.
@@ -136,6 +212,8 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
         atomic_min(&counters[RGX_COUNTER_BOX + 1], box[1]);
         atomic_max(&counters[RGX_COUNTER_BOX + 2], box[2]);
         atomic_max(&counters[RGX_COUNTER_BOX + 3], box[3]);
+        atomic_min(&counters[RGX_COUNTER_BOX_Z + 0], one_slice ? touched.z0 : box[4]);
+        atomic_max(&counters[RGX_COUNTER_BOX_Z + 1], one_slice ? touched.z0 : box[5]);
         atomic_max(&counters[RGX_COUNTER_MAX_STAMP], largest);
     }
     for (uint k = lid; local_regions && k < region_total; k += RGX_WG_SIZE) {
@@ -148,23 +226,31 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     }
 }
 
-// The labels and stamps of the box at x0, y0, box_width x box_height samples
-// every `step` pixels each way (1: every pixel), row by row, in the
+// The labels and stamps of the box at x0, y0 (in slice z0 of a volume,
+// whose slices are slice_height rows: an image is one slice),
+// box_width x box_height samples every `step` pixels each way (1: every
+// pixel) in each of box_depth slices, row by row and slice by slice, in the
 // narrowest types that hold them: labels as uchar when
 // label_bytes is 1 (at most 255 regions), not at all when it is 0 (one
 // region: the host reads its labels off the stamps), stamps as ushort when stamp_bytes
 // is 2 (every stamp below 0xFFFF, which then means "never"), not at all
 // when it is 0 (they were packed and read before the labels). A 2-D range:
 // dimension 0 walks the columns, dimension 1 the rows.
+typedef struct {
+    uint x0, y0, z0, box_width, box_height, box_depth, step;
+} PackBox;
+
 inline void pack_box(__global const uint* stamps, __global const ushort* labels, const uint width,
-                     const uint x0, const uint y0, const uint box_width, const uint box_height, const uint step,
-                     const uint label_bytes, const uint stamp_bytes,
+                     const uint slice_height, const PackBox box, const uint label_bytes, const uint stamp_bytes,
                      __global uchar* packed_labels, __global uchar* packed_stamps)
 {
-    for (uint row = get_group_id(1); row < box_height; row += get_num_groups(1)) {
-        for (uint column = get_global_id(0); column < box_width; column += get_global_size(0)) {
-            const uint p = (y0 + row * step) * width + x0 + column * step;
-            const uint i = row * box_width + column;
+    const uint rows = box.box_height * box.box_depth;
+    RowWalk walk = row_walk(get_group_id(1), get_num_groups(1), box.box_height);
+    for (uint row = get_group_id(1); row < rows; row += get_num_groups(1), walk_on(&walk)) {
+        const uint first = ((box.z0 + walk.z) * slice_height + box.y0 + walk.y * box.step) * width + box.x0;
+        for (uint column = get_global_id(0); column < box.box_width; column += get_global_size(0)) {
+            const uint p = first + column * box.step;
+            const uint i = row * box.box_width + column;
             if (label_bytes == 1)
                 packed_labels[i] = (uchar)labels[p];
             else if (label_bytes == 2)
@@ -178,14 +264,15 @@ inline void pack_box(__global const uint* stamps, __global const ushort* labels,
     }
 }
 
-// pack_box for a box the host gives.
+// pack_box for a box the host gives (box: x0 y0 z0 and box_width,
+// box_height box_depth; the step along x and y).
 __kernel void pack_maps(__global const uint* stamps, __global const ushort* labels, const uint width,
-                        const uint x0, const uint y0, const uint box_width, const uint box_height, const uint step,
+                        const uint slice_height, const uint4 corner, const uint4 size, const uint step,
                         const uint label_bytes, const uint stamp_bytes,
                         __global uchar* packed_labels, __global uchar* packed_stamps)
 {
-    pack_box(stamps, labels, width, x0, y0, box_width, box_height, step, label_bytes, stamp_bytes, packed_labels,
-             packed_stamps);
+    const PackBox box = {corner.x, corner.y, corner.z, size.x, size.y, size.z, step};
+    pack_box(stamps, labels, width, slice_height, box, label_bytes, stamp_bytes, packed_labels, packed_stamps);
 }
 
 // pack_box for the box summarize found (the counters), every pixel, before
@@ -194,18 +281,20 @@ __kernel void pack_maps(__global const uint* stamps, __global const ushort* labe
 // of host time). Only where the packed maps fit the buffers' bytes;
 // counters[RGX_COUNTER_PACKED] says the stamp bytes it packed, 0 for none.
 __kernel void pack_ahead(__global const uint* stamps, __global const ushort* labels, const uint width,
-                         const uint label_bytes, const uint label_capacity, const uint stamp_capacity,
-                         volatile __global uint* counters, __global uchar* packed_labels,
+                         const uint slice_height, const uint label_bytes, const uint label_capacity,
+                         const uint stamp_capacity, volatile __global uint* counters, __global uchar* packed_labels,
                          __global uchar* packed_stamps)
 {
     const uint x0 = counters[RGX_COUNTER_BOX + 0], y0 = counters[RGX_COUNTER_BOX + 1];
     const uint x1 = counters[RGX_COUNTER_BOX + 2], y1 = counters[RGX_COUNTER_BOX + 3];
+    const uint z0 = counters[RGX_COUNTER_BOX_Z + 0], z1 = counters[RGX_COUNTER_BOX_Z + 1];
     const uint stamp_bytes = counters[RGX_COUNTER_MAX_STAMP] < 0xFFFF ? 2 : 4;
-    const ulong count = x1 >= x0 && y1 >= y0 ? (ulong)(x1 - x0 + 1) * (ulong)(y1 - y0 + 1) : 0;
+    const bool some = x1 >= x0 && y1 >= y0 && z1 >= z0;
+    const ulong count = some ? (ulong)(x1 - x0 + 1) * (ulong)(y1 - y0 + 1) * (ulong)(z1 - z0 + 1) : 0;
     const bool fits = count > 0 && count * stamp_bytes <= stamp_capacity && count * label_bytes <= label_capacity;
     if (get_global_id(0) == 0 && get_global_id(1) == 0)
         counters[RGX_COUNTER_PACKED] = fits ? stamp_bytes : 0;
+    const PackBox box = {x0, y0, z0, x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1, 1};
     if (fits)
-        pack_box(stamps, labels, width, x0, y0, x1 - x0 + 1, y1 - y0 + 1, 1, label_bytes, stamp_bytes, packed_labels,
-                 packed_stamps);
+        pack_box(stamps, labels, width, slice_height, box, label_bytes, stamp_bytes, packed_labels, packed_stamps);
 }

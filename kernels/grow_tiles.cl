@@ -214,7 +214,7 @@ void grow_tiles(const uint first_round, const uint last_round,
     const uint tile_count = tiles_x * tiles_y;
     if (seeds_to_place > 0) {
         for (uint k = get_global_id(0); k < seeds_to_place; k += get_global_size(0))
-            place_seed(k, seed_pixels, luma, seed_luma, (uint)width, labels, stamps, SIDE, tiles_x, tiles_y,
+            place_seed(k, seed_pixels, luma, seed_luma, (uint)width, (uint)height, labels, stamps, SIDE, tiles_x, tiles_y,
                        tile_mark, tile_lists + tile_count, counters);
         // The group's seeds are in place before it answers the roll call.
         barrier(CLK_GLOBAL_MEM_FENCE);

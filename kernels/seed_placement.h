@@ -1,7 +1,8 @@
 // Iteration 0 of a run for seed k: the seed starts region k + 1, its luma
 // becomes the region's seed_luma (read here from the device's luma: the
 // host has the same value, and no second upload is needed), the touched box
-// takes its pixel, and with tile_side > 0 (fusion=tiles) its tile and the
+// takes its pixel (row y % slice_height of slice y / slice_height: an
+// image's slice_height is its height), and with tile_side > 0 (fusion=tiles) its tile and the
 // tiles beyond the edges it lies on are queued for round 1 (a seed never
 // changes in its own tile, so that tile would not queue them). Used by
 // place_seeds (grow_session.cl) and by the first launch of grow_tiles.
@@ -11,8 +12,8 @@
 #include "grow_common.h"
 
 inline void place_seed(const uint k, __global const uint* seed_pixels, __global const ushort* luma,
-                       __global uint* seed_luma, const uint width, volatile __global ushort* labels,
-                       volatile __global uint* stamps, const uint tile_side, const uint tiles_x, const uint tiles_y,
+                       __global uint* seed_luma, const uint width, const uint slice_height,
+                       volatile __global ushort* labels, volatile __global uint* stamps, const uint tile_side, const uint tiles_x, const uint tiles_y,
                        volatile __global uint* tile_mark, volatile __global uint* round_one_list,
                        volatile __global uint* counters)
 {
@@ -23,9 +24,11 @@ inline void place_seed(const uint k, __global const uint* seed_pixels, __global 
     const uint x = p % width, y = p / width;
     volatile __global uint* touched = counters + RGX_COUNTER_TOUCHED;
     atomic_min(&touched[0], x);
-    atomic_min(&touched[1], y);
+    atomic_min(&touched[1], y % slice_height);
     atomic_max(&touched[2], x);
-    atomic_max(&touched[3], y);
+    atomic_max(&touched[3], y % slice_height);
+    atomic_min(&counters[RGX_COUNTER_TOUCHED_Z + 0], y / slice_height);
+    atomic_max(&counters[RGX_COUNTER_TOUCHED_Z + 1], y / slice_height);
     if (tile_side == 0)
         return;
     const int tile_x = (int)(x / tile_side), tile_y = (int)(y / tile_side);

@@ -18,12 +18,13 @@ std::vector<uint64_t> countLabels(const GrowResult& result)
 {
     std::vector<uint64_t> counts(result.regions.size() + 1, 0);
     const BoxMaps maps = mapsView(result);
-    for (int y = maps.y0; y < maps.y0 + maps.boxHeight * maps.step; y += maps.step)
-        for (int x = maps.x0; x < maps.x0 + maps.boxWidth * maps.step; x += maps.step) {
-            const uint16_t label = maps.label(x, y);
-            if (label < counts.size())
-                ++counts[label];
-        }
+    for (int z = maps.z0; z < maps.z0 + maps.boxDepth; ++z)
+        for (int y = maps.y0; y < maps.y0 + maps.boxHeight * maps.step; y += maps.step)
+            for (int x = maps.x0; x < maps.x0 + maps.boxWidth * maps.step; x += maps.step) {
+                const uint16_t label = maps.label(x, z * maps.sliceHeight() + y);
+                if (label < counts.size())
+                    ++counts[label];
+            }
     return counts;
 }
 

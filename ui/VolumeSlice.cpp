@@ -294,9 +294,9 @@ inline void readSample(const BoxMaps& maps, size_t i, uint16_t& label, uint32_t&
         std::memcpy(&label, maps.labels + 2 * i, 2);
 }
 
-// A slice of step-1 box maps (the volume's slices stacked: voxel (x, y, z)
-// is row z * height + y), row by row of the slice: along a row, the maps'
-// column or row moves by a fixed step; samples outside the box are unreached.
+// A slice of step-1 box maps (boxHeight rows of each of boxDepth slices
+// from z0 on), row by row of the slice: along a row, the box's column, row
+// or slice moves by one; samples outside the box are unreached.
 template <int LabelBytes, int StampBytes>
 void cutSlice(const SliceAxes& axes, int slice, const BoxMaps& maps, VolumeSize size, uint16_t* labels,
               uint32_t* stamps)
@@ -305,28 +305,32 @@ void cutSlice(const SliceAxes& axes, int slice, const BoxMaps& maps, VolumeSize 
     const int columns = shape.width();
     const int sign = axes.acrossReversed ? -1 : 1;
     const int columnStep = axes.across == 0 ? sign : 0;
-    const int rowStep = axes.across == 1 ? sign : axes.across == 2 ? sign * size.height : 0;
-    const ptrdiff_t boxWidth = maps.boxWidth;
+    const int rowStep = axes.across == 1 ? sign : 0;
+    const int slabStep = axes.across == 2 ? sign : 0;
+    const ptrdiff_t boxWidth = maps.boxWidth, boxHeight = maps.boxHeight;
+    const ptrdiff_t samples = ptrdiff_t(maps.samples());
     const auto cutRow = [&](int v) {
         uint16_t* labelRow = labels + size_t(v) * size_t(columns);
         uint32_t* stampRow = stamps + size_t(v) * size_t(columns);
         std::fill(labelRow, labelRow + columns, uint16_t(0));
         std::fill(stampRow, stampRow + columns, unclassifiedStamp);
         const Seed first = voxelAt(axes, slice, QPoint(0, v), size);
-        // The box's column and row of the row's first voxel, moving by (columnStep, rowStep).
+        // The box's column, row and slice of the row's first voxel, moving by (columnStep, rowStep, slabStep).
         ptrdiff_t column = first.x - maps.x0;
-        ptrdiff_t row = ptrdiff_t(first.z) * size.height + first.y - maps.y0;
-        const ptrdiff_t sampleStep = rowStep * boxWidth + columnStep;
+        ptrdiff_t row = first.y - maps.y0;
+        ptrdiff_t slab = first.z - maps.z0;
+        const ptrdiff_t sampleStep = (slabStep * boxHeight + rowStep) * boxWidth + columnStep;
         // Samples a row of the maps or more apart: fetched a few ahead, or each waits for memory.
         constexpr int ahead = 8;
         const bool far = sampleStep > 1 || sampleStep < -1;
-        for (int u = 0; u < columns; ++u, column += columnStep, row += rowStep) {
-            if (size_t(column) >= size_t(maps.boxWidth) || size_t(row) >= size_t(maps.boxHeight))
+        for (int u = 0; u < columns; ++u, column += columnStep, row += rowStep, slab += slabStep) {
+            if (size_t(column) >= size_t(boxWidth) || size_t(row) >= size_t(boxHeight) ||
+                size_t(slab) >= size_t(maps.boxDepth))
                 continue;
-            const ptrdiff_t i = row * boxWidth + column;
+            const ptrdiff_t i = (slab * boxHeight + row) * boxWidth + column;
             if (far && u + ahead < columns) {
                 const ptrdiff_t later = i + ahead * sampleStep;
-                if (later >= 0 && later < ptrdiff_t(maps.boxHeight) * boxWidth) {
+                if (later >= 0 && later < samples) {
                     __builtin_prefetch(maps.stamps + later * StampBytes);
                     if constexpr (LabelBytes > 0)
                         __builtin_prefetch(maps.labels + later * LabelBytes);
@@ -341,24 +345,22 @@ void cutSlice(const SliceAxes& axes, int slice, const BoxMaps& maps, VolumeSize 
     });
 }
 
-// The rows [z * height, (z + 1) * height) of stacked box maps as the maps of
-// slice z alone, pointing into the same memory.
+// Slice z of step-1 box maps as the maps of that slice alone, pointing into
+// the same memory.
 BoxMaps axialRows(const BoxMaps& maps, int slice, int width, int height)
 {
     BoxMaps cut = maps;
     cut.width = width;
     cut.height = height;
     cut.depth = 1;
-    const int first = std::max(maps.y0, slice * height);
-    const int end = std::min(maps.y0 + maps.boxHeight, (slice + 1) * height);
-    if (maps.boxWidth == 0 || end <= first) {
+    cut.z0 = 0;
+    cut.boxDepth = 1;
+    if (maps.boxWidth == 0 || slice < maps.z0 || slice >= maps.z0 + maps.boxDepth) {
         cut.boxWidth = cut.boxHeight = 0;
         cut.x0 = cut.y0 = 0;
         return cut;
     }
-    const size_t skipped = size_t(first - maps.y0) * size_t(maps.boxWidth);
-    cut.y0 = first - slice * height;
-    cut.boxHeight = end - first;
+    const size_t skipped = size_t(slice - maps.z0) * size_t(maps.boxHeight) * size_t(maps.boxWidth);
     cut.labels = maps.labels ? maps.labels + skipped * size_t(maps.labelBytes) : nullptr;
     cut.stamps = maps.stamps + skipped * size_t(maps.stampBytes);
     return cut;

@@ -18,7 +18,7 @@ ClickMeasurement describe(const ClickStep& step, const ClickResult& result)
     click.iterations = result.iterations;
     for (const RegionStats& region : result.regions)
         click.classified += region.count;
-    click.boxPixels = uint64_t(result.maps.boxWidth) * uint64_t(result.maps.boxHeight);
+    click.boxPixels = result.maps.samples();
     click.note = result.note;
     click.commands = result.timings;
     return click;

@@ -176,14 +176,12 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     ensure(counters, RGX_COUNTER_WORDS * 4);
 
     // Back to label 0 and stamp "never" where the previous run left pixels.
-    size_t firstRow = 0, rows = size_t(height_);
-    if (!failed_ && !fresh) {
-        firstRow = dirty_.empty() ? 0 : dirty_.y0;
-        rows = dirty_.empty() ? 0 : dirty_.y1 - dirty_.y0 + 1;
-    }
     RunStart start;
-    start.firstPixel = firstRow * size_t(width_);
-    start.pixels = rows * size_t(width_);
+    start.reset = failed_ || fresh ? whole() : dirty_;
+    if (!isVolume() && !start.reset.empty()) { // whole rows: one range of pixels (start_run)
+        start.reset.x0 = 0;
+        start.reset.x1 = uint32_t(width_ - 1);
+    }
     start.markWords = tiles ? 2 * tileCount() : 0;
     start.statWords = RGX_REGION_STATS_WORDS * regions;
     failed_ = true; // until finishRun says where this run's pixels are
@@ -303,12 +301,14 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
         return maps;
     maps.x0 = int(box.x0);
     maps.y0 = int(box.y0);
+    maps.z0 = int(box.z0);
     maps.step = std::max(step, 1);
     maps.boxWidth = int(box.x1 - box.x0) / maps.step + 1;
     maps.boxHeight = int(box.y1 - box.y0) / maps.step + 1;
+    maps.boxDepth = int(box.z1 - box.z0) + 1;
     maps.labelBytes = labelsFromStamps ? 0 : regions <= 255 ? 1 : 2;
     maps.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
-    const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
+    const size_t count = maps.samples();
     const size_t labelBytes = stampsOffset(count, maps.labelBytes);
     cl::CommandQueue& queue = device_.queue();
 
@@ -379,10 +379,11 @@ void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timin
     // The whole image, laid out as readBox lays it out (step 1).
     BoxMaps whole;
     whole.boxWidth = width_;
-    whole.boxHeight = height_;
+    whole.boxHeight = sliceHeight_;
+    whole.boxDepth = depth();
     StampsAhead ahead;
     ahead.set = set;
-    ahead.box = {0, 0, uint32_t(width_ - 1), uint32_t(height_ - 1)};
+    ahead.box = this->whole();
     ahead.labelBytes = aheadLabelBytes_;
     ahead.stampBytes = largestStamp < 0xFFFF ? 2 : 4;
     const size_t count = size_t(width_) * size_t(height_);
@@ -418,7 +419,7 @@ void GrowState::settleStampsAhead()
 const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, int labelBytes,
                                         int stampBytes, TimingLog& timings)
 {
-    const size_t count = size_t(maps.boxWidth) * size_t(maps.boxHeight);
+    const size_t count = maps.samples();
     ensure(packedLabels_, count * size_t(labelBytes));
     ensure(packedStamps_, count * size_t(stampBytes));
     cl::Kernel& pack = kernel(sessionKernels(device_).program, "pack_maps");
@@ -426,17 +427,16 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     pack.setArg(a++, stamps[set]);
     pack.setArg(a++, labels[set]);
     pack.setArg(a++, cl_uint(width_));
-    pack.setArg(a++, cl_uint(box.x0));
-    pack.setArg(a++, cl_uint(box.y0));
-    pack.setArg(a++, cl_uint(maps.boxWidth));
-    pack.setArg(a++, cl_uint(maps.boxHeight));
+    pack.setArg(a++, cl_uint(sliceHeight_));
+    pack.setArg(a++, cl_uint4{{box.x0, box.y0, box.z0, 0}});
+    pack.setArg(a++, cl_uint4{{cl_uint(maps.boxWidth), cl_uint(maps.boxHeight), cl_uint(maps.boxDepth), 0}});
     pack.setArg(a++, cl_uint(maps.step));
     pack.setArg(a++, cl_uint(labelBytes));
     pack.setArg(a++, cl_uint(stampBytes));
     pack.setArg(a++, packedLabels_);
     pack.setArg(a++, packedStamps_);
     const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
-    const size_t rows = std::min<size_t>(size_t(maps.boxHeight), 4096);
+    const size_t rows = std::min<size_t>(size_t(maps.boxHeight) * size_t(maps.boxDepth), 4096);
     cl::Event* done = timings.track("download", "pack_maps");
     device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
                                          done);
@@ -461,6 +461,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     pack.setArg(a++, stamps[set]);
     pack.setArg(a++, labels[set]);
     pack.setArg(a++, cl_uint(width_));
+    pack.setArg(a++, cl_uint(sliceHeight_));
     pack.setArg(a++, cl_uint(aheadLabelBytes_));
     const size_t labelCapacity = aheadLabelBytes_ > 0 ? packedLabels_.getInfo<CL_MEM_SIZE>() : 0;
     pack.setArg(a++, cl_uint(std::min<size_t>(labelCapacity, UINT32_MAX)));
@@ -487,15 +488,19 @@ void GrowState::readBoxInto(int set, const PixelBox& box, std::vector<uint16_t>&
     if (box.empty())
         return;
     cl::CommandQueue& queue = device_.queue();
-    const size_t boxWidth = box.x1 - box.x0 + 1, boxHeight = box.y1 - box.y0 + 1;
+    const size_t boxWidth = box.x1 - box.x0 + 1, boxHeight = box.y1 - box.y0 + 1, boxDepth = box.z1 - box.z0 + 1;
     const size_t rowPitch = size_t(width_), hostPitch = size_t(at.width > 0 ? at.width : width_);
-    // One rectangle per map, its rows where the image's rows are.
+    // One box per map, its rows and slices where the image's are (a volume
+    // is not placed in a larger one: at is an image's window).
     auto readRect = [&](const cl::Buffer& buffer, void* host, size_t bytesPerPixel, const char* name) {
-        const std::array<size_t, 3> origin{box.x0 * bytesPerPixel, box.y0, 0};
-        const std::array<size_t, 3> hostOrigin{(box.x0 + size_t(at.x0)) * bytesPerPixel, box.y0 + size_t(at.y0), 0};
-        const std::array<size_t, 3> region{boxWidth * bytesPerPixel, boxHeight, 1};
-        queue.enqueueReadBufferRect(buffer, CL_FALSE, origin, hostOrigin, region, rowPitch * bytesPerPixel, 0,
-                                    hostPitch * bytesPerPixel, 0, host, nullptr, timings.track("download", name));
+        const std::array<size_t, 3> origin{box.x0 * bytesPerPixel, box.y0, box.z0};
+        const std::array<size_t, 3> hostOrigin{(box.x0 + size_t(at.x0)) * bytesPerPixel, box.y0 + size_t(at.y0),
+                                               box.z0};
+        const std::array<size_t, 3> region{boxWidth * bytesPerPixel, boxHeight, boxDepth};
+        const size_t rowBytes = rowPitch * bytesPerPixel, hostRowBytes = hostPitch * bytesPerPixel;
+        queue.enqueueReadBufferRect(buffer, CL_FALSE, origin, hostOrigin, region, rowBytes,
+                                    rowBytes * size_t(sliceHeight_), hostRowBytes, hostRowBytes * size_t(sliceHeight_),
+                                    host, nullptr, timings.track("download", name));
     };
     readRect(labels[set], fullLabels.data(), 2, "read:labels");
     readRect(stamps[set], fullStamps.data(), 4, "read:stamps");

@@ -36,13 +36,20 @@ inline int brickCountAlong(int voxels) { return (voxels + growBrickSide - 1) / g
 // rarely.
 inline size_t regionCapacityFor(size_t regions) { return regions * 2 > 64 ? regions * 2 : 64; }
 
-// A box of pixels, x0 y0 x1 y1 inclusive; empty when x0 > x1.
+// A box of pixels, x0 y0 x1 y1 inclusive, in each of the slices z0 to z1
+// of a volume (y a row within a slice; an image is slice 0 alone); empty
+// when x0 > x1.
 struct PixelBox {
-    uint32_t x0 = 1, y0 = 1, x1 = 0, y1 = 0;
-    bool empty() const { return x0 > x1 || y0 > y1; }
+    uint32_t x0 = 1, y0 = 1, x1 = 0, y1 = 0, z0 = 0, z1 = 0;
+    bool empty() const { return x0 > x1 || y0 > y1 || z0 > z1; }
+    uint64_t pixels() const
+    {
+        return empty() ? 0 : uint64_t(x1 - x0 + 1) * uint64_t(y1 - y0 + 1) * uint64_t(z1 - z0 + 1);
+    }
     bool operator==(const PixelBox& other) const
     {
-        return x0 == other.x0 && y0 == other.y0 && x1 == other.x1 && y1 == other.y1;
+        return x0 == other.x0 && y0 == other.y0 && x1 == other.x1 && y1 == other.y1 && z0 == other.z0 &&
+               z1 == other.z1;
     }
 };
 
@@ -80,6 +87,12 @@ public:
     int height() const { return height_; } // rows of all slices
     int sliceHeight() const { return sliceHeight_; }
     bool isVolume() const { return sliceHeight_ != height_; }
+    int depth() const { return height_ / sliceHeight_; }
+    // Every pixel of every slice.
+    PixelBox whole() const
+    {
+        return {0, 0, uint32_t(width_ - 1), uint32_t(sliceHeight_ - 1), 0, uint32_t(depth() - 1)};
+    }
     uint64_t pixelCount() const { return uint64_t(width_) * uint64_t(height_); }
     int tilesX() const { return (width_ + growTileSide - 1) / growTileSide; }
     int tilesY() const { return (height_ + growTileSide - 1) / growTileSide; }
@@ -109,8 +122,7 @@ public:
     // after a run that failed), the words of the tile marks and of the
     // region totals.
     struct RunStart {
-        size_t firstPixel = 0;
-        size_t pixels = 0;
+        PixelBox reset; // empty: nothing to reset
         size_t markWords = 0;
         size_t statWords = 0;
     };

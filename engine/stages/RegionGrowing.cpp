@@ -173,7 +173,7 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
         const bool bricks = tiles && depth_ > 1;
         PixelBox touched;
         if (!tiles || distances_)
-            touched = {0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
+            touched = state.whole();
         grow::startRun(run, start, touched);
         grow::placeSeeds(run, tiles && !bricks && !distances_, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {

@@ -102,10 +102,11 @@ void Run::offerPartial(int set, uint32_t iteration, bool tiles)
 {
     if (!control.partial || !control.partialWanted || !control.partialWanted())
         return;
-    PixelBox box{0, 0, uint32_t(state.width() - 1), uint32_t(state.height() - 1)};
+    PixelBox box = state.whole();
     if (tiles)
-        box = {counters[RGX_COUNTER_TOUCHED + 0], counters[RGX_COUNTER_TOUCHED + 1],
-               counters[RGX_COUNTER_TOUCHED + 2], counters[RGX_COUNTER_TOUCHED + 3]};
+        box = {counters[RGX_COUNTER_TOUCHED + 0],   counters[RGX_COUNTER_TOUCHED + 1],
+               counters[RGX_COUNTER_TOUCHED + 2],   counters[RGX_COUNTER_TOUCHED + 3],
+               counters[RGX_COUNTER_TOUCHED_Z + 0], counters[RGX_COUNTER_TOUCHED_Z + 1]};
     // On the caller's sample grid: the box starts at a multiple of the step.
     const uint32_t step = uint32_t(std::max(control.partialStep, 1));
     if (!box.empty()) {

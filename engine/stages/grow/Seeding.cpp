@@ -21,30 +21,41 @@ void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touche
     std::vector<uint32_t>& counters = run.counters;
     std::fill(counters.begin(), counters.end(), 0);
     counters[RGX_COUNTER_ACCEPTED] = uint32_t(run.seeds.size());
-    const cl_uint4 box = {{touched.empty() ? unclassifiedStamp : touched.x0,
-                           touched.empty() ? unclassifiedStamp : touched.y0, touched.empty() ? 0 : touched.x1,
-                           touched.empty() ? 0 : touched.y1}};
+    const bool none = touched.empty();
+    const cl_uint4 box = {{none ? unclassifiedStamp : touched.x0, none ? unclassifiedStamp : touched.y0,
+                           none ? 0 : touched.x1, none ? 0 : touched.y1}};
+    const cl_uint2 boxZ = {{none ? unclassifiedStamp : touched.z0, none ? 0 : touched.z1}};
     for (int i = 0; i < 4; ++i)
         counters[RGX_COUNTER_TOUCHED + i] = box.s[i];
+    counters[RGX_COUNTER_TOUCHED_Z + 0] = boxZ.s[0];
+    counters[RGX_COUNTER_TOUCHED_Z + 1] = boxZ.s[1];
     counters[RGX_COUNTER_BOX + 0] = unclassifiedStamp;
     counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
+    counters[RGX_COUNTER_BOX_Z + 0] = unclassifiedStamp;
 
     // The maps: in the same launch on a GPU; with two fills on a CPU, whose
-    // memset outruns a kernel's loop several times over.
+    // memset outruns a kernel's loop several times over (the rows from the
+    // box's first to its last, slices between included).
+    const PixelBox& reset = start.reset;
     const bool mapsInKernel = run.info.type == "GPU";
-    if (!mapsInKernel && start.pixels > 0) {
-        run.queue.enqueueFillBuffer(state.labels[0], cl_ushort(0), start.firstPixel * 2, start.pixels * 2, nullptr,
+    if (!mapsInKernel && !reset.empty()) {
+        const size_t width = size_t(state.width()), sliceHeight = size_t(state.sliceHeight());
+        const size_t first = (size_t(reset.z0) * sliceHeight + reset.y0) * width;
+        const size_t end = (size_t(reset.z1) * sliceHeight + reset.y1 + 1) * width;
+        run.queue.enqueueFillBuffer(state.labels[0], cl_ushort(0), first * 2, (end - first) * 2, nullptr,
                                     run.timings.track("upload", "fill:labels"));
-        run.queue.enqueueFillBuffer(state.stamps[0], cl_uint(unclassifiedStamp), start.firstPixel * 4,
-                                    start.pixels * 4, nullptr, run.timings.track("upload", "fill:stamps"));
+        run.queue.enqueueFillBuffer(state.stamps[0], cl_uint(unclassifiedStamp), first * 4, (end - first) * 4,
+                                    nullptr, run.timings.track("upload", "fill:stamps"));
     }
-    const size_t pixels = mapsInKernel ? start.pixels : 0;
+    const PixelBox inKernel = mapsInKernel ? reset : PixelBox();
     cl::Kernel& kernel = state.kernel(sessionKernels(state.device()).program, "start_run");
     int a = 0;
     kernel.setArg(a++, state.labels[0]);
     kernel.setArg(a++, state.stamps[0]);
-    kernel.setArg(a++, cl_uint(start.firstPixel));
-    kernel.setArg(a++, cl_uint(pixels));
+    kernel.setArg(a++, cl_uint(state.width()));
+    kernel.setArg(a++, cl_uint(state.sliceHeight()));
+    kernel.setArg(a++, cl_uint4{{inKernel.x0, inKernel.y0, inKernel.x1, inKernel.y1}});
+    kernel.setArg(a++, cl_uint2{{inKernel.z0, inKernel.z1}});
     kernel.setArg(a++, start.markWords > 0 ? state.tileMark : state.counters);
     kernel.setArg(a++, cl_uint(start.markWords));
     kernel.setArg(a++, state.regionStats);
@@ -52,7 +63,9 @@ void startRun(Run& run, const GrowState::RunStart& start, const PixelBox& touche
     kernel.setArg(a++, state.counters);
     kernel.setArg(a++, cl_uint(run.seeds.size()));
     kernel.setArg(a++, box);
-    const size_t words = std::max({pixels, start.markWords, start.statWords, size_t(RGX_COUNTER_WORDS)});
+    kernel.setArg(a++, boxZ);
+    const size_t words = std::max({size_t(inKernel.pixels()), start.markWords, start.statWords,
+                                   size_t(RGX_COUNTER_WORDS)});
     const size_t items = std::min(roundUp(words, 256), groupsToFill(run.info) * 256);
     run.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
                                    run.timings.track("upload", "start_run"));
@@ -84,6 +97,7 @@ void placeSeeds(Run& run, bool tiles, const std::vector<uint32_t>& seedLuma)
     place.setArg(a++, state.seedLuma);
     place.setArg(a++, cl_uint(regionTotal));
     place.setArg(a++, cl_uint(state.width()));
+    place.setArg(a++, cl_uint(state.sliceHeight()));
     place.setArg(a++, state.labels[0]);
     place.setArg(a++, state.stamps[0]);
     place.setArg(a++, state.counters);

@@ -23,6 +23,7 @@ void enqueueSummary(Run& run)
     kernel.setArg(a++, state.labels[set]);
     kernel.setArg(a++, state.luma);
     kernel.setArg(a++, cl_uint(state.width()));
+    kernel.setArg(a++, cl_uint(state.sliceHeight()));
     kernel.setArg(a++, cl_uint(regionTotal));
     kernel.setArg(a++, state.counters);
     kernel.setArg(a++, state.regionStats);
@@ -49,7 +50,10 @@ void summarize(Run& run)
         std::vector<uint32_t>& counters = run.counters;
         counters[RGX_COUNTER_BOX + 0] = counters[RGX_COUNTER_BOX + 1] = unclassifiedStamp;
         counters[RGX_COUNTER_BOX + 2] = counters[RGX_COUNTER_BOX + 3] = counters[RGX_COUNTER_MAX_STAMP] = 0;
-        run.queue.enqueueWriteBuffer(state.counters, CL_FALSE, RGX_COUNTER_BOX * 4, 5 * 4, &counters[RGX_COUNTER_BOX],
+        counters[RGX_COUNTER_BOX_Z + 0] = unclassifiedStamp;
+        counters[RGX_COUNTER_BOX_Z + 1] = 0;
+        static_assert(RGX_COUNTER_BOX_Z == RGX_COUNTER_BOX + 5, "the box's words are one range");
+        run.queue.enqueueWriteBuffer(state.counters, CL_FALSE, RGX_COUNTER_BOX * 4, 7 * 4, &counters[RGX_COUNTER_BOX],
                                      nullptr, run.timings.track("download", "write:counters"));
     }
     if (run.summary != Run::Summary::Done) {
@@ -65,8 +69,8 @@ void summarize(Run& run)
         result.regions[k] = {words[0], (uint64_t(words[2]) << 32) | words[1]};
     }
     const std::vector<uint32_t>& counters = run.counters;
-    result.box = {counters[RGX_COUNTER_BOX + 0], counters[RGX_COUNTER_BOX + 1], counters[RGX_COUNTER_BOX + 2],
-                  counters[RGX_COUNTER_BOX + 3]};
+    result.box = {counters[RGX_COUNTER_BOX + 0],   counters[RGX_COUNTER_BOX + 1],   counters[RGX_COUNTER_BOX + 2],
+                  counters[RGX_COUNTER_BOX + 3],   counters[RGX_COUNTER_BOX_Z + 0], counters[RGX_COUNTER_BOX_Z + 1]};
     result.iterations = counters[RGX_COUNTER_MAX_STAMP];
     run.state.notePackedAhead(counters[RGX_COUNTER_PACKED], result.box, run.result.finalSet);
     result.stoppedAtCap = result.iterations == run.cap && result.iterations > 0;
