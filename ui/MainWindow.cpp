@@ -662,6 +662,9 @@ void MainWindow::showTimingChart(TimingPanel::Chart chart)
 // The volume view's seed edits go the way of the image view's, as voxels.
 void MainWindow::connectVolumeView()
 {
+    // A live run follows each seed click: the crosshair moves with its region.
+    volumeView_->setRegionsFollowSeedClicks(parameters_->autoRun());
+    connect(parameters_, &ParametersPanel::autoRunChanged, volumeView_, &VolumeView::setRegionsFollowSeedClicks);
     connect(volumeView_, &VolumeView::seedAddRequested, this, [this](rgx::Seed voxel) {
         const int index = document_->addSeed(voxel);
         if (index >= 0)

@@ -13,9 +13,11 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace rgx::ui {
 
@@ -65,6 +67,10 @@ struct VolumeView::SliceContent {
 VolumeView::VolumeView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("volumeView"));
+    crosshairWait_ = new QTimer(this);
+    crosshairWait_->setSingleShot(true);
+    crosshairWait_->setInterval(regionWaitMs);
+    connect(crosshairWait_, &QTimer::timeout, this, &VolumeView::settleCrosshair);
     neurological_ = new QAction(QStringLiteral("Neurological (patient's left on the left)"), this);
     neurological_->setObjectName(QStringLiteral("neurologicalAction"));
     neurological_->setCheckable(true);
@@ -211,9 +217,17 @@ void VolumeView::connectPane(Pane& pane)
     connect(view, &SliceView::crosshairMoveRequested, this, [this, voxel](QPoint pixel) { setCrosshair(voxel(pixel)); });
     connect(view, &SliceView::windowLevelDragged, this, &VolumeView::dragWindow);
     connect(view, &ImageView::seedAddRequested, this, [this, voxel](QPoint pixel) {
-        // The crosshair goes to the new seed, so that every view shows it.
+        // The crosshair goes to the new seed, so that every view shows it:
+        // at once, or with the region where a live run brings one. (On the
+        // H100 a ball's region came 1 ms after the click, then waited 9 ms
+        // behind the paints of the new slices with the old region.)
         const Seed at = voxel(pixel);
-        setCrosshair(at);
+        if (regionsFollowClicks_) {
+            waitingCrosshair_ = at;
+            crosshairWait_->start();
+        } else {
+            setCrosshair(at);
+        }
         emit seedAddRequested(at);
     });
     connect(view, &ImageView::seedMoveRequested, this, [this, voxel](int index, QPoint from, QPoint to) {
@@ -332,6 +346,9 @@ void VolumeView::setVolume(std::shared_ptr<const LumaImage> volume)
 
 void VolumeView::clear()
 {
+    framePending_ = false;
+    waitingCrosshair_.reset();
+    crosshairWait_->stop();
     volume_.reset();
     frame_ = Frame();
     seeds_.clear();
@@ -346,12 +363,26 @@ void VolumeView::clear()
 
 void VolumeView::showFrame(const Frame& frame)
 {
+    const bool newRegions = frame.result != frame_.result;
     frame_ = frame;
     if (frame_.result && volume_
         && (frame_.result->width != size_.width || frame_.result->height != size_.height
             || frame_.result->depth != size_.depth))
         frame_.result.reset(); // another volume's, or a preview of another shape
+    // While a click's crosshair waits for the click's region, the old
+    // regions' new look (stale, once the seeds changed) waits with it.
+    if (waitingCrosshair_ && !newRegions) {
+        framePending_ = true;
+        return;
+    }
+    settleCrosshair();
     refreshAll();
+}
+
+void VolumeView::settleCrosshair()
+{
+    if (waitingCrosshair_)
+        setCrosshair(*waitingCrosshair_);
 }
 
 // What a plane shows, cut from the volume where any of it changed: the grey
@@ -435,6 +466,11 @@ QImage VolumeView::slicePicture(Plane plane)
 
 void VolumeView::setCrosshair(const Seed& voxel)
 {
+    // This move is the last word: a click's crosshair waits no longer, nor
+    // the frame that waited with it.
+    waitingCrosshair_.reset();
+    crosshairWait_->stop();
+    const bool framePending = std::exchange(framePending_, false);
     if (!volume_)
         return;
     const Seed clamped{std::clamp(voxel.x, 0, size_.width - 1), std::clamp(voxel.y, 0, size_.height - 1),
@@ -450,6 +486,8 @@ void VolumeView::setCrosshair(const Seed& voxel)
             refreshPlane(plane);
     }
     updating_ = false;
+    if (framePending)
+        refreshAll();
     updateSeeds();
     updateLabels();
     if (!(before == crosshair_))

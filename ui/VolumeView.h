@@ -17,6 +17,7 @@
 #include <QWidget>
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -24,6 +25,7 @@ class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
+class QTimer;
 
 namespace rgx::ui {
 
@@ -66,6 +68,12 @@ public:
     // on the plane's axis.
     Seed crosshair() const { return crosshair_; }
     void setCrosshair(const Seed& voxel);
+    // Whether a seed click starts a run (live segmentation). Then the
+    // crosshair goes to the new seed with the run's region, or after
+    // regionWaitMs where the region takes longer: each view paints its new
+    // slice once, with the region, not once before it and once after.
+    void setRegionsFollowSeedClicks(bool on) { regionsFollowClicks_ = on; }
+    static constexpr int regionWaitMs = 40;
     int slice(Plane plane) const { return sliceOf(axes(plane), crosshair_); }
     void setSlice(Plane plane, int slice);
     WindowLevel windowLevel() const { return window_; }
@@ -126,6 +134,8 @@ private:
     void refreshAll();
     void updateSeeds();
     void updateLabels();
+    // The crosshair a seed click asked for, where it waits for the region.
+    void settleCrosshair();
     void dragWindow(int dx, int dy);
     Pane& pane(Plane plane) { return *panes_[size_t(plane)]; }
 
@@ -152,6 +162,10 @@ private:
     QDoubleSpinBox* level_ = nullptr;
     QDoubleSpinBox* width_ = nullptr;
     bool updating_ = false;
+    bool regionsFollowClicks_ = false;
+    std::optional<Seed> waitingCrosshair_;
+    bool framePending_ = false; // a frame shown while the crosshair waited, not drawn yet
+    QTimer* crosshairWait_ = nullptr;
 };
 
 } // namespace rgx::ui

@@ -133,6 +133,7 @@ private slots:
     void anImageKeepsItsSingleView();
     void voxelSpacingSetsEachViewsAspect();
     void clickingTheCoronalViewMakesASeedAtThatVoxel();
+    void aLiveSeedClickMovesTheCrosshairWithItsRegion();
     void seedsShowOnTheViewsWhoseSliceHoldsThem();
     void theOverlayOfARunShowsOnEveryViewAtItsVoxels();
     void theOverlayOfAnOrientedVolumeShowsAtItsVoxels();
@@ -365,6 +366,44 @@ void VolumeViewTest::clickingTheCoronalViewMakesASeedAtThatVoxel()
     // A right-click on it removes it.
     QTest::mouseClick(axial, Qt::RightButton, Qt::NoModifier, axial->pixelCentre(14, 8).toPoint());
     QVERIFY(window_->seeds().empty());
+}
+
+// Live, a click's crosshair moves with the region the click's run brings:
+// each view paints its new slice once, with the region (on the H100 a
+// ball's region came 1 ms after the click and then waited 9 ms behind the
+// new slices painted with the old region). Not live, it moves at once.
+void VolumeViewTest::aLiveSeedClickMovesTheCrosshairWithItsRegion()
+{
+    openBall();
+    VolumeView* volume = window_->volumeView();
+    window_->parametersPanel()->setAutoRun(true);
+    volume->setSlice(Plane::Axial, ballCentre.z);
+    const Seed before = volume->crosshair();
+    const Seed target{ballCentre.x + 2, ballCentre.y - 1, ballCentre.z};
+    QVERIFY(before.x != target.x && before.y != target.y);
+    SliceView* axial = view(Plane::Axial);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QTest::mouseClick(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(target.x, target.y).toPoint());
+    QCOMPARE(window_->seeds().size(), size_t(1));
+    QCOMPARE(window_->seeds()[0], target);
+    QCOMPARE(volume->crosshair(), before); // waiting for the region
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && !window_->isRunning(); }, 120000));
+    QVERIFY(window_->result() != nullptr);
+    QCOMPARE(volume->crosshair(), target);
+    QCOMPARE(volume->slice(Plane::Coronal), target.y);
+    QCOMPARE(volume->slice(Plane::Sagittal), target.x);
+    // The sagittal view's new slice shows the region: the ball's voxel at the crosshair is coloured.
+    const QImage sagittal = volume->slicePicture(Plane::Sagittal);
+    const QPoint inBall = volume->slicePixel(Plane::Sagittal, {target.x, ballCentre.y, ballCentre.z + 1});
+    QVERIFY(qRed(sagittal.pixel(inBall)) != qGreen(sagittal.pixel(inBall))
+            || qGreen(sagittal.pixel(inBall)) != qBlue(sagittal.pixel(inBall)));
+
+    // Not live: the crosshair goes with the click itself.
+    window_->parametersPanel()->setAutoRun(false);
+    const Seed second{ballCentre.x - 3, ballCentre.y + 2, ballCentre.z};
+    QTest::mouseClick(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(second.x, second.y).toPoint());
+    QCOMPARE(window_->seeds().size(), size_t(2));
+    QCOMPARE(volume->crosshair(), second);
 }
 
 void VolumeViewTest::seedsShowOnTheViewsWhoseSliceHoldsThem()
