@@ -87,11 +87,6 @@ VolumeView::VolumeView(QWidget* parent) : QWidget(parent)
     controls->setObjectName(QStringLiteral("volumeControls"));
     buildControls(controls);
     layout->addWidget(controls);
-    banner_ = new QLabel(this);
-    banner_->setObjectName(QStringLiteral("volumeBanner"));
-    banner_->setStyleSheet(QStringLiteral("background: rgba(160, 90, 0, 215); color: white; font-weight: bold; padding: 4px 8px;"));
-    banner_->setVisible(false);
-    layout->addWidget(banner_);
 
     // The axial slice large on the left, coronal and sagittal beside it:
     // the most room for the slice scrolled most, splitters to change it.
@@ -544,13 +539,18 @@ void VolumeView::showSeed(int index)
         setCrosshair(seeds_[size_t(selected_)]);
 }
 
+// Drawn over the top of each view, as an image's view draws it: a banner
+// that came and went between the controls and the views moved the views,
+// and each then cut and drew its slice again (a live click on the H100
+// waited 3 ms for that when a stale banner went).
 void VolumeView::setBanner(const QString& text)
 {
-    banner_->setText(text);
-    banner_->setVisible(!text.isEmpty());
+    banner_ = text;
+    for (auto& pane : panes_)
+        pane->view->setBanner(text);
 }
 
-QString VolumeView::banner() const { return banner_->text(); }
+QString VolumeView::banner() const { return banner_; }
 
 void VolumeView::updateLabels()
 {

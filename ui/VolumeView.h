@@ -156,7 +156,7 @@ private:
     QAction* neurological_ = nullptr;
     QCheckBox* neurologicalBox_ = nullptr;
 
-    QLabel* banner_ = nullptr;
+    QString banner_;
     QLabel* info_ = nullptr;
     QLabel* position_ = nullptr;
     QDoubleSpinBox* level_ = nullptr;

@@ -134,6 +134,7 @@ private slots:
     void voxelSpacingSetsEachViewsAspect();
     void clickingTheCoronalViewMakesASeedAtThatVoxel();
     void aLiveSeedClickMovesTheCrosshairWithItsRegion();
+    void aStaleResultSaysSoOnEachViewWithoutMovingThem();
     void seedsShowOnTheViewsWhoseSliceHoldsThem();
     void theOverlayOfARunShowsOnEveryViewAtItsVoxels();
     void theOverlayOfAnOrientedVolumeShowsAtItsVoxels();
@@ -404,6 +405,45 @@ void VolumeViewTest::aLiveSeedClickMovesTheCrosshairWithItsRegion()
     QTest::mouseClick(axial, Qt::LeftButton, Qt::NoModifier, axial->pixelCentre(second.x, second.y).toPoint());
     QCOMPARE(window_->seeds().size(), size_t(2));
     QCOMPARE(volume->crosshair(), second);
+}
+
+// A result of other settings says so over each view, as an image's view
+// does, and the views stay where they are: a banner between the controls
+// and the views moved them, and each cut and drew its slice again.
+void VolumeViewTest::aStaleResultSaysSoOnEachViewWithoutMovingThem()
+{
+    openBall();
+    window_->document()->addSeed(ballCentre);
+    QVERIFY(QTest::qWaitFor([&] { return !window_->isRunning(); }, 120000));
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    window_->runNow();
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && !window_->isRunning(); }, 120000));
+    window_->parametersPanel()->setAutoRun(false);
+    VolumeView* volume = window_->volumeView();
+    QVERIFY(volume->banner().isEmpty());
+    std::array<QRect, 3> before;
+    for (Plane plane : allPlanes) {
+        QVERIFY(view(plane)->banner().isEmpty());
+        before[size_t(plane)] = view(plane)->geometry();
+    }
+    QVERIFY(window_->setVariantText(QStringLiteral("driver=host-sync")));
+    QVERIFY2(volume->banner().contains(QStringLiteral("the variant changed since run #")), qPrintable(volume->banner()));
+    QTest::qWait(50); // the layout would move the views now
+    for (Plane plane : allPlanes) {
+        QCOMPARE(view(plane)->banner(), volume->banner());
+        QCOMPARE(view(plane)->geometry(), before[size_t(plane)]);
+    }
+    if (const QByteArray shots = qgetenv("RGX_GUI_TEST_SHOTS"); !shots.isEmpty())
+        window_->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/volume-stale.png"));
+    // A run makes it current again, and no view moved.
+    finished.clear();
+    window_->runNow();
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && !window_->isRunning(); }, 120000));
+    QVERIFY(volume->banner().isEmpty());
+    for (Plane plane : allPlanes) {
+        QVERIFY(view(plane)->banner().isEmpty());
+        QCOMPARE(view(plane)->geometry(), before[size_t(plane)]);
+    }
 }
 
 void VolumeViewTest::seedsShowOnTheViewsWhoseSliceHoldsThem()
