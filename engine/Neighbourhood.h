@@ -41,6 +41,14 @@ constexpr bool connectivityFits(int connectivity, int depth)
            || ((connectivity == 4 || connectivity == 8) && depth == 1);
 }
 
+// The neighbourhood of `connectivity` within one slice: 4 for 6, 8 for 18
+// and 26 (their in-plane neighbours), 4 and 8 themselves. Kernels that know
+// images only (the 2D tiles) take this for a volume of one slice.
+constexpr int inPlaneConnectivity(int connectivity)
+{
+    return connectivity == 6 ? 4 : connectivity == 18 || connectivity == 26 ? 8 : connectivity;
+}
+
 // Visits the neighbours (index, x, y, z) of voxel (x, y, z) that exist in
 // a width x height x depth volume.
 template <typename Visit>

@@ -8,9 +8,13 @@
 // times. RGX_STRESS_CASES cases per device (default 24); RGX_STRESS_SEED
 // picks the sequence (default 1); RGX_STRESS_VARIANTS=TEXT keeps the
 // variants whose text contains TEXT (e.g. fusion=tiles). A failure names the
-// case to replay.
+// case to replay. Volumes: random volumes (up to 48 voxels a side), clicked
+// three times on a resident session with new seeds, mode, range and
+// connectivity each time (RGX_STRESS_CASES / 2 sessions per device).
 #include "../engine/TestImages.h"
+#include "../engine/TestVolumes.h"
 #include "Device.h"
+#include "DeviceSession.h"
 #include "Errors.h"
 #include "Pipeline.h"
 
@@ -168,6 +172,62 @@ TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
                   << " grew by tiles with the ranges apart, " << ties
                   << " labelled the ties between seeds alone (RGX_STRESS_SEED="
                   << sequence << ")\n";
+    }
+}
+
+// A session on a random volume, clicked three times: each click's seeds,
+// mode, range and connectivity new, on bricks (fusion=tiles) or on the
+// next correct variant, so that each click starts from maps another left
+// (the box of the last click reset, in x, y and z).
+TEST(Stress, RandomVolumeClicksEqualTheReferenceOnEveryDevice)
+{
+    const uint32_t sessions = std::max<uint32_t>(1, fromEnvironment("RGX_STRESS_CASES", 24) / 2);
+    const uint32_t sequence = fromEnvironment("RGX_STRESS_SEED", 1);
+    for (const DeviceInfo& info : listDevices()) {
+        std::vector<GrowVariant> variants;
+        for (const GrowVariant& variant : allVariants())
+            if (!variant.wrongOnPurpose() && !whyUnavailable(variant, info))
+                variants.push_back(variant);
+        ASSERT_FALSE(variants.empty()) << info.name;
+        const GrowVariant bricks = parseVariant("driver=host-batched,frontier=queue,collectives=local,fusion=tiles");
+        ComputeDevice device(info);
+        uint32_t clicks = 0, clean = 0;
+        for (uint32_t index = 0; index < sessions; ++index) {
+            std::mt19937 rng(sequence * 7919u + index);
+            auto pick = [&](uint32_t count) { return rng() % count; };
+            const int width = 1 + int(pick(48)), height = 1 + int(pick(48)), depth = 1 + int(pick(48));
+            const bool sixteen = pick(2) == 1;
+            auto volume = std::make_shared<const LumaImage>(test::randomVolume(width, height, depth, sixteen, rng()));
+            DeviceSession session(device, volume);
+            for (int click = 0; click < 3; ++click) {
+                PipelineParams params;
+                GrowParams& grow = params.grow;
+                grow.mode = pick(3) == 0 ? Mode::Competitive : Mode::Range;
+                grow.connectivity = pick(3) == 0 ? 6 : pick(2) == 0 ? 18 : 26;
+                const uint32_t scale = sixteen ? 257 : 1;
+                grow.lower = pick(80) * scale;
+                grow.upper = pick(80) * scale;
+                const int count = grow.mode == Mode::Competitive ? 1 + int(pick(4)) : 1;
+                const std::vector<Seed> seeds = test::randomVoxelSeeds(width, height, depth, count, rng());
+                const GrowVariant& variant = pick(2) == 0 ? bricks : variants[pick(uint32_t(variants.size()))];
+                std::ostringstream where;
+                where << "RGX_STRESS_SEED=" << sequence << " session " << index << " click " << click << ": "
+                      << width << "x" << height << "x" << depth << " " << (sixteen ? 16 : 8) << "-bit, "
+                      << seeds.size() << " seeds, mode " << modeName(grow.mode) << ", connectivity "
+                      << grow.connectivity << ", range -" << grow.lower << "/+" << grow.upper << ", "
+                      << variant.text() << " on " << info.name;
+                const GrowResultPtr expected = runReferencePipeline(*volume, seeds, params);
+                const GrowResult actual = session.click(seeds, params, variant)->toGrowResult();
+                const ResultDiff diff = compareResults(*expected, actual);
+                EXPECT_EQ(diff.differingPixels, 0u) << where.str();
+                EXPECT_EQ(expected->iterations, actual.iterations) << where.str();
+                ++clicks;
+                if (diff.differingPixels == 0 && expected->iterations == actual.iterations)
+                    ++clean;
+            }
+        }
+        std::cout << "[ info ] " << info.name << ": " << clean << " of " << clicks << " volume clicks on "
+                  << sessions << " resident sessions equal the reference (RGX_STRESS_SEED=" << sequence << ")\n";
     }
 }
 

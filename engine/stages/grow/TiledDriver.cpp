@@ -13,6 +13,7 @@
 #include "Errors.h"
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
+#include "Neighbourhood.h"
 #include "Run.h"
 #include "stages/TimingLog.h"
 #include "grow_counters.h"
@@ -145,7 +146,8 @@ void TiledDriver::setArguments(Run& run)
     tiles.setArg(a++, cl_uint(run.params.upper));
     tiles.setArg(a++, cl_uint(run.params.mode));
     tiles.setArg(a++, cl_uint(run.params.rule == Rule::All ? 1 : 0));
-    tiles.setArg(a++, cl_int(run.params.connectivity));
+    // The 2D tiles know 4 and 8: a volume of one slice grows here too.
+    tiles.setArg(a++, cl_int(inPlaneConnectivity(run.params.connectivity)));
     tiles.setArg(a++, cl_uint(run.cap));
     horizonArgument_ = a;
     tiles.setArg(a++, cl_uint(horizon_));
