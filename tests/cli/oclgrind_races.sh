@@ -28,6 +28,17 @@ check() { # check clean|race VARIANT
     fi
 }
 
+# A run's log with no race and "verify: 0 pixels differ" passes; any other
+# fails, with what the log says.
+expect_clean_and_equal() { # expect_clean_and_equal LOG WHAT
+    if [ "$(grep -c "data race" <<<"$1")" -eq 0 ] && grep -q "^verify: 0 pixels differ$" <<<"$1"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: $2:"; grep -m 5 -A 3 "data race\|verify\|error" <<<"$1"
+        failures=$((failures + 1))
+    fi
+}
+
 for driver in host-sync host-batched; do
     check clean "driver=$driver,frontier=queue,collectives=atomics"
     check clean "driver=$driver,frontier=queue,collectives=local"
@@ -54,12 +65,7 @@ for case in "31,31;64,40;90,20:60" "31,31:60" "64,40;120,90:6"; do
     seeds=${case%:*} range=${case##*:}
     log=$(oclgrind --data-races "$cli" segment --image "$coins" --seeds "$seeds" --mode range --lower $range \
           --upper $range --connectivity 8 --max-iterations 30 --device oclgrind --variant fusion=tiles --verify 2>&1)
-    if [ "$(grep -c "data race" <<<"$log")" -eq 0 ] && grep -q "^verify: 0 pixels differ$" <<<"$log"; then
-        passes=$((passes + 1))
-    else
-        echo "FAIL: fusion=tiles over many tiles, seeds $seeds:"; grep -m 5 -A 3 "data race\|verify\|error" <<<"$log"
-        failures=$((failures + 1))
-    fi
+    expect_clean_and_equal "$log" "fusion=tiles over many tiles, seeds $seeds"
 done
 
 # Competitive, five regions: seed_distances labels the pixels with one seed
@@ -103,12 +109,7 @@ EOF
 for variant in driver=host-batched,frontier=queue,collectives=atomics driver=host-sync,frontier=queue,collectives=local; do
     log=$(oclgrind --data-races "$cli" segment --image "$volume" --seeds "5,6,4;15,13,9" --mode range --lower 10 \
           --upper 10 --device oclgrind --variant "$variant" --verify 2>&1)
-    if [ "$(grep -c "data race" <<<"$log")" -eq 0 ] && grep -q "^verify: 0 pixels differ$" <<<"$log"; then
-        passes=$((passes + 1))
-    else
-        echo "FAIL: a volume, $variant:"; grep -m 5 -A 3 "data race\|verify\|error" <<<"$log"
-        failures=$((failures + 1))
-    fi
+    expect_clean_and_equal "$log" "a volume, $variant"
 done
 rm -f "$volume"
 
