@@ -285,16 +285,16 @@ __kernel void pack_ahead(__global const uint* stamps, __global const ushort* lab
                          const uint stamp_capacity, volatile __global uint* counters, __global uchar* packed_labels,
                          __global uchar* packed_stamps)
 {
-    const uint x0 = counters[RGX_COUNTER_BOX + 0], y0 = counters[RGX_COUNTER_BOX + 1];
-    const uint x1 = counters[RGX_COUNTER_BOX + 2], y1 = counters[RGX_COUNTER_BOX + 3];
-    const uint z0 = counters[RGX_COUNTER_BOX_Z + 0], z1 = counters[RGX_COUNTER_BOX_Z + 1];
+    const PixelBox found = {counters[RGX_COUNTER_BOX + 0],   counters[RGX_COUNTER_BOX + 1],
+                            counters[RGX_COUNTER_BOX + 2],   counters[RGX_COUNTER_BOX + 3],
+                            counters[RGX_COUNTER_BOX_Z + 0], counters[RGX_COUNTER_BOX_Z + 1]};
     const uint stamp_bytes = counters[RGX_COUNTER_MAX_STAMP] < 0xFFFF ? 2 : 4;
-    const bool some = x1 >= x0 && y1 >= y0 && z1 >= z0;
-    const ulong count = some ? (ulong)(x1 - x0 + 1) * (ulong)(y1 - y0 + 1) * (ulong)(z1 - z0 + 1) : 0;
+    const ulong count = (ulong)box_columns(found) * (ulong)box_rows(found);
     const bool fits = count > 0 && count * stamp_bytes <= stamp_capacity && count * label_bytes <= label_capacity;
     if (get_global_id(0) == 0 && get_global_id(1) == 0)
         counters[RGX_COUNTER_PACKED] = fits ? stamp_bytes : 0;
-    const PackBox box = {x0, y0, z0, x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1, 1};
+    const PackBox box = {found.x0, found.y0, found.z0, found.x1 - found.x0 + 1, found.y1 - found.y0 + 1,
+                         found.z1 - found.z0 + 1, 1};
     if (fits)
         pack_box(stamps, labels, width, slice_height, box, label_bytes, stamp_bytes, packed_labels, packed_stamps);
 }
