@@ -35,9 +35,21 @@
 // a window takes at most the levels it holds plus two rounds. Where labels
 // are fixed by the luma, stamps only ever fall and horizon is the cap.
 //
+// The ring step (RGX_TILE_RING, tile_step_ring.h) takes those runs
+// without windows: each round grows a fixed number of levels from a copy of
+// the tile with a ring around it, wide enough that the tile's pixels are
+// exact after them.
+//
 // Build options: RGX_WG_SIZE (work-group size, dividing RGX_TILE_SIDE^2),
-// RGX_TILE_SIDE, and RGX_TILE_BITS: 1 for the bitmap step of a tile, where
-// every pixel's label is fixed by its own luma (then RGX_WG_SIZE is 32).
+// RGX_TILE_SIDE, RGX_TILE_BITS: 1 for the bitmap step of a tile, where
+// every pixel's label is fixed by its own luma (then RGX_WG_SIZE is 32), and
+// RGX_TILE_RING: the ring's width for the ring step (0: the per-pixel step).
+#ifndef RGX_TILE_RING
+#define RGX_TILE_RING 0
+#endif
+#if RGX_TILE_RING
+#define RGX_SEED_REACH RGX_TILE_RING
+#endif
 #include "grid_barrier.h"
 #include "grow_common.h"
 #include "seed_placement.h"
@@ -172,9 +184,11 @@ inline void defer_tile(const uint tile, const uint horizon, const uint tile_coun
         deferred_list[atomic_inc(&counters[RGX_COUNTER_DEFERRED])] = tile;
 }
 
-// The step that recomputes one tile: per pixel (tile_step_pixels.h) or per
-// row bitmap (tile_step_bits.h).
-#if !RGX_TILE_BITS
+// The step that grows one tile: per pixel (tile_step_pixels.h), per row
+// bitmap (tile_step_bits.h) or from a copy with a ring (tile_step_ring.h).
+#if RGX_TILE_RING
+#include "tile_step_ring.h"
+#elif !RGX_TILE_BITS
 #include "tile_step_pixels.h"
 #else
 #include "tile_step_bits.h"

@@ -4,12 +4,17 @@
 // takes its pixel (row y % slice_height of slice y / slice_height: an
 // image's slice_height is its height), and with tile_side > 0 (fusion=tiles) its tile and the
 // tiles beyond the edges it lies on are queued for round 1 (a seed never
-// changes in its own tile, so that tile would not queue them). Used by
+// changes in its own tile, so that tile would not queue them; the ring step
+// of grow_tiles.cl queues those within RGX_SEED_REACH pixels). Used by
 // place_seeds (grow_session.cl) and by the first launch of grow_tiles.
 #ifndef RGX_SEED_PLACEMENT_H
 #define RGX_SEED_PLACEMENT_H
 
 #include "grow_common.h"
+
+#ifndef RGX_SEED_REACH
+#define RGX_SEED_REACH 1
+#endif
 
 inline void place_seed(const uint k, __global const uint* seed_pixels, __global const ushort* luma,
                        __global uint* seed_luma, const uint width, const uint slice_height,
@@ -36,8 +41,8 @@ inline void place_seed(const uint k, __global const uint* seed_pixels, __global 
     for (int d = -1; d < 8; ++d) {
         const int dx = d < 0 ? 0 : neighbour_dx[d];
         const int dy = d < 0 ? 0 : neighbour_dy[d];
-        if ((dx < 0 && px != 0) || (dx > 0 && px != tile_side - 1) || (dy < 0 && py != 0) ||
-            (dy > 0 && py != tile_side - 1))
+        if ((dx < 0 && px >= RGX_SEED_REACH) || (dx > 0 && px + RGX_SEED_REACH < tile_side) ||
+            (dy < 0 && py >= RGX_SEED_REACH) || (dy > 0 && py + RGX_SEED_REACH < tile_side))
             continue;
         const int nx = tile_x + dx, ny = tile_y + dy;
         if (nx < 0 || ny < 0 || nx >= (int)tiles_x || ny >= (int)tiles_y)

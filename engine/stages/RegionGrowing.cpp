@@ -129,11 +129,14 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     } else if (tiles_ && !distances_) {
         size_t workGroup = 0;
         const bool fixed = grow::labelsFixed(params_, seeds_.size());
-        grow::tileKernels(device, fixed ? grow::TileStep::Bits : grow::TileStep::Pixels, workGroup);
-        // Where the seeds' ranges fall apart (their lumas decide), the
-        // regions grow by the bitmap step too, each from its own pixels.
-        if (!fixed && params_.mode == Mode::Range && params_.rule == Rule::Adjacent)
-            grow::tileKernels(device, grow::TileStep::BitsApart, workGroup);
+        // Not fixed: the seeds' lumas decide between the ring step and,
+        // where their ranges fall apart, the bitmap step of each region.
+        grow::TileStep step = fixed ? grow::TileStep::Bits : grow::tileStep(params_, {0, 0}, device.info());
+        grow::tileKernels(device, step, workGroup);
+        if (!fixed) {
+            step = grow::TileStep::BitsApart;
+            grow::tileKernels(device, step, workGroup);
+        }
     }
     if (distances_ || (tiles_ && grow::labelsInSecondPass(params_, seeds_.size())))
         grow::labelLevelKernels(device, depth > 1);

@@ -356,8 +356,69 @@ int tileRounds(const GrowResult& result)
 // to climb one level per round to the iteration cap (65 000 rounds for 124
 // levels). In windows of levels it falls away at the window's end: the run
 // takes at most its levels, one window and two rounds per window.
+// Whether the run's tiles took the ring step (RGX_TILE_RING).
+bool tookTheRingStep(const GrowResult& result)
+{
+    return std::any_of(result.kernels.begin(), result.kernels.end(), [](const KernelReport& kernel) {
+        return kernel.kernel == "grow_tiles" && kernel.options.find("-DRGX_TILE_RING=") != std::string::npos;
+    });
+}
+
+// Where regions meet and their ranges share lumas, a pixel's region depends
+// on its neighbours' labels. The ring step grows exactly ringLevels levels a
+// round, from a copy of each tile with a ring around it, so a run of L
+// levels takes L / ringLevels + 1 rounds (the last finds nothing more),
+// whatever the regions do at the tile borders. 64 regions of smooth noise
+// meet everywhere; a maze's corridors hold three regions that block each
+// other; 16-bit noise of two lumas; seeds on a tile's corners; a cap.
+TEST(TiledGrowing, RegionsSharingLumasGrowExactLevelsARoundFromACopyWithARing)
+{
+    struct Case {
+        std::string what;
+        LumaImage image;
+        std::vector<Seed> seeds;
+        GrowParams grow;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"64 regions of smooth noise, 4 neighbours", bench::smoothNoise(256, 1),
+                     bench::gridSeeds(256, 256, 64), rangeParams(4, 40)});
+    cases.push_back({"64 regions of smooth noise, 8 neighbours", bench::smoothNoise(256, 2),
+                     bench::gridSeeds(256, 256, 64), rangeParams(8, 40)});
+    LumaImage corridors = maze(24, 18, 7);
+    cases.push_back({"three regions in a maze", corridors, {{1, 1}, {47, 35}, {1, 35}}, rangeParams(4, 10)});
+    LumaImage two = test::randomImage(150, 97, test::PixelKind::Grey16, 3);
+    for (uint16_t& value : two.luma)
+        value = value % 2 ? 40000 : 20000;
+    GrowParams wide = rangeParams(8, 20000); // both regions take both lumas
+    cases.push_back({"two lumas, two regions, 8 neighbours", two, {{0, 0}, {149, 96}}, wide});
+    cases.push_back({"seeds on tile corners", bench::smoothNoise(128, 3), {{31, 31}, {32, 32}, {63, 0}, {0, 95}},
+                     rangeParams(8, 60)});
+    GrowParams capped = rangeParams(4, 40);
+    capped.maxIterations = 37;
+    cases.push_back({"a cap of 37 levels", bench::smoothNoise(256, 4), bench::gridSeeds(256, 256, 9), capped});
+
+    for (const Case& c : cases) {
+        PipelineParams params;
+        params.grow = c.grow;
+        const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, params);
+        for (const DeviceInfo& info : listDevices()) {
+            ComputeDevice device(info);
+            const GrowResultPtr actual =
+                runDevicePipeline(device, c.image, c.seeds, params, parseVariant("fusion=tiles"));
+            EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << c.what << " on " << info.name;
+            EXPECT_EQ(expected->iterations, actual->iterations) << c.what << " on " << info.name;
+            EXPECT_TRUE(tookTheRingStep(*actual)) << c.what << " on " << info.name;
+            EXPECT_LE(tileRounds(*actual), int(expected->iterations / grow::ringLevels) + 1)
+                << c.what << " on " << info.name;
+        }
+    }
+}
+
+// Devices whose work-groups cannot take the ring step go per pixel, in
+// windows of levels (RGX_TEST_TILE_PIXELS makes every device do so here).
 TEST(TiledGrowing, WrongLabelsHoldingEachOtherUpAcrossTilesStopAtTheWindow)
 {
+    test::ScopedEnvironment pixels("RGX_TEST_TILE_PIXELS", "1");
     const LumaImage image = bench::smoothNoise(256, 1);
     const std::vector<Seed> seeds = bench::gridSeeds(256, 256, 64);
     PipelineParams params;
@@ -367,6 +428,7 @@ TEST(TiledGrowing, WrongLabelsHoldingEachOtherUpAcrossTilesStopAtTheWindow)
         ComputeDevice device(info);
         const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
         EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name;
+        EXPECT_FALSE(tookTheRingStep(*actual)) << info.name;
         const int windows = int(expected->iterations / tileLevelWindow) + 1;
         EXPECT_LE(tileRounds(*actual), int(expected->iterations + tileLevelWindow) + 2 * windows) << info.name;
     }

@@ -78,6 +78,8 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
                           " -DRGX_TILE_SIDE=" + std::to_string(growTileSide) + " -DRGX_TILE_BITS=" + (bits ? "1" : "0");
     if (step == grow::TileStep::BitsApart)
         options += " -DRGX_TILE_APART=1";
+    if (step == grow::TileStep::Ring)
+        options += " -DRGX_TILE_RING=" + std::to_string(grow::ringLevels);
     const bool gpu = device.type == "GPU";
     const char* test = std::getenv("RGX_TEST_TILE_STEP_LEVELS");
     const int testLevels = test ? std::atoi(test) : 0;
@@ -125,6 +127,15 @@ const BuiltProgram& sessionKernels(ComputeDevice& device)
 }
 
 namespace grow {
+namespace {
+
+// The ring step's work-group (kernels/tile_step_ring.h): four work-items
+// for each of the copy's 64 rows, and its local memory with some spare.
+constexpr size_t ringWorkGroup = 256;
+constexpr uint64_t ringLocalBytes = 24 * 1024;
+static_assert(growTileSide + 2 * ringLevels == 64, "the ring step's copy is 64 pixels a side");
+
+} // namespace
 
 GrowVariant levelVariant(GrowVariant variant)
 {
@@ -184,11 +195,18 @@ bool labelsFixed(const GrowParams& params, size_t regions)
            labelsInSecondPass(params, regions);
 }
 
-TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma)
+TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma, const DeviceInfo& info)
 {
     if (labelsFixed(params, seedLuma.size()))
         return TileStep::Bits;
-    return rangesApart(params, seedLuma) ? TileStep::BitsApart : TileStep::Pixels;
+    if (rangesApart(params, seedLuma))
+        return TileStep::BitsApart;
+    // Tests take the per-pixel step, which devices of small work-groups run:
+    // RGX_TEST_TILE_PIXELS=1.
+    if (const char* test = std::getenv("RGX_TEST_TILE_PIXELS"); test && std::atoi(test) == 1)
+        return TileStep::Pixels;
+    return info.maxWorkGroupSize >= ringWorkGroup && info.localMemoryBytes >= ringLocalBytes ? TileStep::Ring
+                                                                                              : TileStep::Pixels;
 }
 
 bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma)
@@ -213,10 +231,18 @@ bool labelsInSecondPass(const GrowParams& params, size_t regions)
     return regions > 1 && params.mode == Mode::Competitive && params.rule == Rule::Adjacent;
 }
 
-const BuiltProgram& tileKernels(ComputeDevice& device, TileStep step, size_t& workGroup)
+const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& workGroup)
 {
     const DeviceInfo& info = device.info();
     ProgramCache& programs = device.programs();
+    if (step == TileStep::Ring) {
+        workGroup = ringWorkGroup;
+        const BuiltProgram& built = programs.get(tileProgram, tileBuildOptions(info, workGroup, step));
+        const size_t limit = stage::workGroupLimit(built, "grow_tiles");
+        if (limit == 0 || limit >= ringWorkGroup)
+            return built;
+        step = TileStep::Pixels;
+    }
     if (step != TileStep::Pixels) {
         workGroup = growTileSide;
         const std::string options = tileBuildOptions(info, workGroup, step);

@@ -62,17 +62,23 @@ bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma
 // (labelLevels) finds the labels level by level (docs/VARIANTS.md).
 bool labelsInSecondPass(const GrowParams& params, size_t regions);
 
-// How grow_tiles recomputes a tile: per pixel, or by the bitmap step with
-// one work-item per tile row where every classified pixel's label follows
-// from its luma (labelsFixed), one pass per region where the regions grow
-// apart (rangesApart).
-enum class TileStep { Pixels, Bits, BitsApart };
+// How grow_tiles grows a tile: by the bitmap step with one work-item per
+// tile row where every classified pixel's label follows from its luma
+// (labelsFixed), one pass per region where the regions grow apart
+// (rangesApart); otherwise (several regions of mode range whose ranges
+// share lumas) by the ring step, ringLevels exact levels a round from a
+// copy of the tile with a ring, or per pixel in windows of levels where
+// the device cannot take the ring step's work-group (256 work-items, about
+// 21 KiB of local memory).
+enum class TileStep { Pixels, Bits, BitsApart, Ring };
+constexpr uint32_t ringLevels = 16;
 // The step of a run whose seeds have the luma `seedLuma`.
-TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma);
+TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma, const DeviceInfo& info);
 
 // The tile program of a step; the per-pixel step with the largest
-// work-group grow_tiles takes.
-const BuiltProgram& tileKernels(ComputeDevice& device, TileStep step, size_t& workGroup);
+// work-group grow_tiles takes. A ring step whose kernel cannot take its
+// work-group becomes the per-pixel step (`step` says which was built).
+const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& workGroup);
 
 // The brick program of volumes (kernels/grow_bricks.cl).
 const BuiltProgram& brickKernels(ComputeDevice& device);

@@ -2,7 +2,10 @@
 // many BFS levels per grid barrier, each work-group growing inside 32 x 32
 // tiles in local memory, tile borders exchanged between rounds
 // (kernels/grow_tiles.cl). Where a label depends on the neighbours' labels
-// the run goes in windows of tileLevelWindow levels; a competitive run of
+// (several regions of mode range whose ranges share lumas) each round grows
+// ringLevels exact levels from a copy of each tile with a ring (or, where
+// the device cannot take that step, the run goes per pixel in windows of
+// tileLevelWindow levels); a competitive run of
 // several regions finds the stamps by the bitmap step, every seed a source,
 // and its labels in a second pass (labelLevels); a run of mode range whose
 // seeds' ranges hold no luma in common grows by the bitmap step too, each
@@ -61,14 +64,14 @@ void TiledDriver::grow(Run& run)
 {
     GrowState& state = run.state;
     const DeviceInfo& info = run.info;
-    const TileStep step = tileStep(run.params, run.seedLuma);
-    bits_ = step != TileStep::Pixels;
+    TileStep step = tileStep(run.params, run.seedLuma, info);
     labelsAfter_ = labelsInSecondPass(run.params, run.seeds.size());
     const BuiltProgram& built = tileKernels(state.device(), step, workGroup_);
+    bits_ = step == TileStep::Bits || step == TileStep::BitsApart;
     run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
     tiles_ = &state.kernel(built.program, "grow_tiles");
     tileCount_ = size_t(state.tilesX()) * size_t(state.tilesY());
-    windowed_ = !bits_;
+    windowed_ = step == TileStep::Pixels;
     horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
     setArguments(run);
     // A group of the bitmap step is one warp's worth: more of them per
@@ -81,14 +84,22 @@ void TiledDriver::grow(Run& run)
     residentGroups_ = fusedGroupCount(info);
     if (bits_ && info.type == "GPU" && info.computeUnits > 1)
         residentGroups_ *= size_t(state.tilesX()) + size_t(state.tilesY()) > residentGroups_ ? 4 : 2;
+    // The ring step's rounds visit thousands of tiles: four groups of 256 per
+    // compute unit of a GPU, as many as the H100 keeps resident (six were
+    // not; 4096², 64 seeds: 11.7 ms against 18.6 ms with two,
+    // docs/PERFORMANCE.md).
+    if (step == TileStep::Ring && info.type == "GPU" && info.computeUnits > 1)
+        residentGroups_ *= 2;
 
     uint32_t round = 1; // the next round to run
     uint32_t batch = firstFusedBatch;
     // Each round settles at least one more level everywhere (grow_tiles.cl):
     // a window takes at most its levels + 2 rounds, a run without windows
-    // its largest stamp + 2. Past that, a kernel is broken; stop rather than
-    // loop.
-    const uint64_t roundLimit = (windowed_ ? uint64_t(tileLevelWindow) : uint64_t(run.cap)) + 3;
+    // its largest stamp + 2, a run of ring steps exactly ringLevels levels a
+    // round. Past that, a kernel is broken; stop rather than loop.
+    const uint64_t roundLimit = windowed_                ? uint64_t(tileLevelWindow) + 3
+                                : step == TileStep::Ring ? uint64_t(run.cap) / ringLevels + 3
+                                                         : uint64_t(run.cap) + 3;
     std::vector<uint32_t>& counters = run.counters;
     for (;;) {
         run.deadline.check(round - 1, "tile rounds");
