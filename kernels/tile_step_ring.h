@@ -42,6 +42,8 @@
 #define RING_FRONT 1
 #define RING_LEVEL 2
 #define RING_OPEN 255
+// Seed lumas kept in local memory (the others are read from global memory).
+#define RING_SEEDS 256
 
 // Local memory of one work-group.
 typedef struct {
@@ -49,6 +51,7 @@ typedef struct {
     ushort label[COPY * COPY];         // of the front and of what joins
     uchar state[COPY * COPY];
     ushort front[2][COPY * SEGMENTS];  // the front's rows, 16 bits a work-item, two buffers
+    uint seed[RING_SEEDS];             // the first regions' seed lumas
     uint grew[3];                      // set when level (slot) classified a pixel
     uint edges;                        // bit d: the last level reached within RING of neighbour tile d
     uint reached;                      // the last level classified pixels of the tile
@@ -86,7 +89,7 @@ inline uint ring_region(__local const TileScratch* scratch, int x, int y, ulong 
             continue;
         const uint k = scratch->label[(y + neighbour_dy[d]) * COPY + nx];
         if (k >= 1 && k <= region_total && (best == 0 || k < best) &&
-            within_range(value, seed_luma[k - 1], lower, upper))
+            within_range(value, k <= RING_SEEDS ? scratch->seed[k - 1] : seed_luma[k - 1], lower, upper))
             best = k;
     }
     return best;
@@ -129,9 +132,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                             : stamp == front_level         ? RING_FRONT
                                                            : RING_OPEN;
         scratch->state[index] = state;
-        scratch->luma[index] = state == RING_OPEN ? luma[g] : 0;
+        scratch->luma[index] = inside ? luma[g] : 0; // read with the stamp, not after it
         scratch->label[index] = state == RING_FRONT ? labels[g] : 0;
     }
+    for (uint k = (uint)lid; k < min(region_total, (uint)RING_SEEDS); k += RGX_WG_SIZE)
+        scratch->seed[k] = seed_luma[k];
     if (lid == 0) {
         scratch->grew[0] = scratch->grew[1] = scratch->grew[2] = 0;
         scratch->label_min = 0xFFFFu;
