@@ -23,7 +23,9 @@
 // rows of the front (64-bit words) dilated by the neighbourhood and masked
 // by the open pixels; each candidate then takes the smallest region of its
 // front neighbours whose range holds its luma. Four work-items share a row,
-// sixteen bits each; one barrier per level.
+// sixteen bits each; one barrier per level. A work-item reads its own
+// sixteen pixels (stamps four at a time), keeps the level each joined at in
+// five bit planes, and writes back those of the tile itself.
 #ifndef RGX_TILE_STEP_RING_H
 #define RGX_TILE_STEP_RING_H
 
@@ -36,23 +38,23 @@
 #define SEGMENT_BITS 16
 #define COPY_OWN (COPY * COPY / RGX_WG_SIZE)
 #define TILE_OWN (SIDE * SIDE / RGX_WG_SIZE)
-// A copied pixel's state: classified before the front (or outside the
-// image), on the front, classified at level t + j (RING_LEVEL + j), or open.
-#define RING_BLOCKED 0
-#define RING_FRONT 1
-#define RING_LEVEL 2
-#define RING_OPEN 255
 // Seed lumas kept in local memory (the others are read from global memory).
 #define RING_SEEDS 256
+#ifndef RGX_RING_PTX
+#define RGX_RING_PTX 0
+#endif
 
 // Local memory of one work-group.
 typedef struct {
     ushort luma[COPY * COPY];
     ushort label[COPY * COPY];         // of the front and of what joins
-    uchar state[COPY * COPY];
-    ushort front[2][COPY * SEGMENTS];  // the front's rows, 16 bits a work-item, two buffers
+    ushort bound_min[RGX_WG_SIZE];     // the smallest and largest label of each work-item's front
+    ushort bound_max[RGX_WG_SIZE];
+    union {                            // the front's rows, two buffers, written 16 bits a
+        ulong rows[2][COPY];           // work-item and read a row at once (on a
+        ushort parts[2][COPY * SEGMENTS]; // little-endian device part s is bits 16 s on)
+    } front;
     uint seed[RING_SEEDS];             // the first regions' seed lumas
-    uint grew[3];                      // set when level (slot) classified a pixel
     uint edges;                        // bit d: the last level reached within RING of neighbour tile d
     uint reached;                      // the last level classified pixels of the tile
     uint label_min;                    // of the front in the copy
@@ -63,13 +65,35 @@ typedef struct {
     uint verdict;                      // of the grid barrier
 } TileScratch;
 
+// Four stamps at once. On NVIDIA GPUs one vector load from L2
+// (`ld.global.cg`: like the volatile loads, it skips the L1 lines that
+// GPU-NOTES.md found stale after a grid barrier; unlike them, the four
+// loads of a work-item are in flight together); elsewhere four volatile loads.
+inline uint4 ring_stamps4(volatile __global uint* p)
+{
+#if RGX_RING_PTX
+    uint4 v;
+    __asm__ __volatile__("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                         : "l"(p)
+                         : "memory");
+    return v;
+#else
+    return (uint4)(p[0], p[1], p[2], p[3]);
+#endif
+}
+
 // Row y of the front buffer `b` as one word, bit x for column x; 0 outside.
 inline ulong front_row(__local const TileScratch* scratch, int b, int y)
 {
     if (y < 0 || y >= COPY)
         return 0;
-    __local const ushort* row = scratch->front[b] + y * SEGMENTS;
-    return (ulong)row[0] | ((ulong)row[1] << 16) | ((ulong)row[2] << 32) | ((ulong)row[3] << 48);
+#ifdef __ENDIAN_LITTLE__
+    return scratch->front.rows[b][y];
+#else
+    __local const ushort* part = scratch->front.parts[b] + y * SEGMENTS;
+    return (ulong)part[0] | ((ulong)part[1] << 16) | ((ulong)part[2] << 32) | ((ulong)part[3] << 48);
+#endif
 }
 
 // The region candidate (x, y) of the copy joins: the smallest label of its
@@ -121,54 +145,82 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint front_level = (round - 1) * RING; // the stamps the round starts from
     const uint last_level = min(cap, front_level + RING);
 
-    // The copy: each pixel blocked, on the front (with its label) or open.
-    for (int j = 0; j < COPY_OWN; ++j) {
-        const int index = lid + j * RGX_WG_SIZE;
-        const int x = cx0 + index % COPY, y = cy0 + index / COPY;
-        const bool inside = x >= 0 && y >= 0 && x < width && y < height;
-        const uint g = inside ? (uint)y * (uint)width + (uint)x : 0;
-        const uint stamp = inside ? stamps[g] : 0;
-        const uchar state = !inside || stamp < front_level ? RING_BLOCKED
-                            : stamp == front_level         ? RING_FRONT
-                                                           : RING_OPEN;
-        scratch->state[index] = state;
-        scratch->luma[index] = inside ? luma[g] : 0; // read with the stamp, not after it
-        scratch->label[index] = state == RING_FRONT ? labels[g] : 0;
+    // The copy, read by the work-item that owns each pixel: sixteen pixels
+    // of row y, bits `shift` on. Each is blocked (outside the image, or a
+    // stamp below the front's), on the front (with its label) or open.
+    const int y = lid / SEGMENTS;
+    const int shift = (lid % SEGMENTS) * SEGMENT_BITS;
+    const int gy = cy0 + y;
+    uint open = 0, front = 0;
+    uint label_min = 0xFFFFu, label_max = 0;
+    ushort mine[SEGMENT_BITS]; // the lumas of my pixels
+    for (int b = 0; b < SEGMENT_BITS; ++b)
+        mine[b] = 0;
+    if (gy >= 0 && gy < height) {
+        for (int q = 0; q < SEGMENT_BITS / 4; ++q) {
+            const int x = cx0 + shift + 4 * q;
+            const uint g = (uint)gy * (uint)width + (uint)max(x, 0);
+            uint4 stamp;
+            ushort4 value;
+            if (x >= 0 && x + 3 < width && g % 4 == 0) {
+                stamp = ring_stamps4(stamps + g);
+                value = vload4(0, luma + g);
+            } else {
+                stamp = (uint4)(0);
+                value = (ushort4)(0);
+                if (x >= 0 && x < width) { stamp.x = stamps[g]; value.x = luma[g]; }
+                if (x + 1 >= 0 && x + 1 < width) { stamp.y = stamps[gy * width + x + 1]; value.y = luma[gy * width + x + 1]; }
+                if (x + 2 >= 0 && x + 2 < width) { stamp.z = stamps[gy * width + x + 2]; value.z = luma[gy * width + x + 2]; }
+                if (x + 3 >= 0 && x + 3 < width) { stamp.w = stamps[gy * width + x + 3]; value.w = luma[gy * width + x + 3]; }
+            }
+            const uint read[4] = {stamp.x, stamp.y, stamp.z, stamp.w};
+            const ushort lumas[4] = {value.x, value.y, value.z, value.w};
+            for (int e = 0; e < 4; ++e) {
+                const int b = 4 * q + e;
+                const bool inside = x + e >= 0 && x + e < width;
+                const int at = y * COPY + shift + b;
+                mine[b] = lumas[e];
+                scratch->luma[at] = lumas[e];
+                if (inside && read[e] > front_level) {
+                    open |= 1u << b;
+                } else if (inside && read[e] == front_level) {
+                    front |= 1u << b;
+                    const uint k = labels[gy * width + x + e];
+                    scratch->label[at] = (ushort)k;
+                    label_min = min(label_min, k);
+                    label_max = max(label_max, k);
+                }
+            }
+        }
     }
+    scratch->front.parts[0][lid] = (ushort)front;
+    scratch->bound_min[lid] = (ushort)label_min;
+    scratch->bound_max[lid] = (ushort)label_max;
     for (uint k = (uint)lid; k < min(region_total, (uint)RING_SEEDS); k += RGX_WG_SIZE)
         scratch->seed[k] = seed_luma[k];
     if (lid == 0) {
-        scratch->grew[0] = scratch->grew[1] = scratch->grew[2] = 0;
         scratch->label_min = 0xFFFFu;
         scratch->label_max = 0;
         scratch->edges = 0;
         scratch->reached = 0;
         scratch->changed = 0;
     }
-    // The copy is in place.
+    // The copy and the front's rows are in place, the group's words reset.
     barrier(CLK_LOCAL_MEM_FENCE);
-
-    // My sixteen pixels of row y: which are open, which on the front.
-    const int y = lid / SEGMENTS;
-    const int shift = (lid % SEGMENTS) * SEGMENT_BITS;
-    uint open = 0, front = 0;
-    uint label_min = 0xFFFFu, label_max = 0;
-    for (int b = 0; b < SEGMENT_BITS; ++b) {
-        const uchar state = scratch->state[y * COPY + shift + b];
-        open |= (state == RING_OPEN ? 1u : 0u) << b;
-        front |= (state == RING_FRONT ? 1u : 0u) << b;
-        if (state == RING_FRONT) {
-            const uint k = scratch->label[y * COPY + shift + b];
-            label_min = min(label_min, k);
-            label_max = max(label_max, k);
+    // The front's labels: 32 work-items gather 8 work-items' bounds each,
+    // so that few atomics meet on the two words.
+    if (lid < RGX_WG_SIZE / 8) {
+        uint low = 0xFFFFu, high = 0;
+        for (int i = 0; i < 8; ++i) {
+            low = min(low, (uint)scratch->bound_min[8 * lid + i]);
+            high = max(high, (uint)scratch->bound_max[8 * lid + i]);
+        }
+        if (low <= high) {
+            atomic_min(&scratch->label_min, low);
+            atomic_max(&scratch->label_max, high);
         }
     }
-    scratch->front[0][lid] = (ushort)front;
-    if (front != 0) {
-        atomic_min(&scratch->label_min, label_min);
-        atomic_max(&scratch->label_max, label_max);
-    }
-    // Every row's front and the front's labels are in place.
+    // The front's labels are summed up.
     barrier(CLK_LOCAL_MEM_FENCE);
     // Labels only spread: where the front holds one region, every candidate
     // joins it exactly when its range holds the candidate's luma, and a
@@ -178,14 +230,22 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                             ? scratch->label_min
                             : 0;
     if (single != 0) {
-        const uint seed = seed_luma[single - 1];
+        const uint seed = single <= RING_SEEDS ? scratch->seed[single - 1] : seed_luma[single - 1];
         for (int b = 0; b < SEGMENT_BITS; ++b)
-            if (((open >> b) & 1u) && !within_range(scratch->luma[y * COPY + shift + b], seed, lower, upper))
+            if (!within_range(mine[b], seed, lower, upper))
                 open &= ~(1u << b);
     }
 
     uint level = front_level; // the front's
     int buffer = 0;
+    // The level at which each of my pixels joined, as five bit planes:
+    // bit b of plane p is bit p of (level - front_level) for pixel b; 0 is
+    // never (nothing joins at the front's own level).
+    uint planes[5] = {0, 0, 0, 0, 0};
+    // Every level runs, even where nothing grows any more: a test for that
+    // would cost the group an atomic and a read each level, and a copy's
+    // front mostly lives through the round (14.1 of 16 levels a visit at
+    // 4096² with 64 seeds, docs/PERFORMANCE.md).
     while (level < last_level) {
         const ulong up = front_row(scratch, buffer, y - 1);
         const ulong row = front_row(scratch, buffer, y);
@@ -198,11 +258,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         if (single != 0) {
             joined = candidates;
             candidates = 0;
-            // Only the tile's own pixels are written back: they alone keep their level.
-            for (uint left = y >= RING && y < RING + SIDE ? joined : 0; left != 0; left &= left - 1u) {
-                const int x = shift + (int)(31u - clz(left & (0u - left)));
-                scratch->state[y * COPY + x] = (uchar)(RING_LEVEL + (level - front_level));
-            }
         }
         while (candidates != 0) {
             const uint b = 31u - clz(candidates & (0u - candidates));
@@ -210,33 +265,47 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             const int x = shift + (int)b;
             const uint k = ring_region(scratch, x, y, up, row, down, connectivity, seed_luma, region_total, lower, upper);
             if (k != 0) {
-                // Nobody reads a joiner's label or state before the next level.
+                // Nobody reads a joiner's label before the next level.
                 scratch->label[y * COPY + x] = (ushort)k;
-                scratch->state[y * COPY + x] = (uchar)(RING_LEVEL + (level - front_level));
                 joined |= 1u << b;
             }
         }
         open &= ~joined;
-        scratch->front[buffer ^ 1][lid] = (ushort)joined;
-        if (joined != 0)
-            atomic_or(&scratch->grew[(level + 1) % 3], 1u);
-        if (lid == 0)
-            scratch->grew[(level + 2) % 3] = 0; // read two levels ago, set next level
+        level += 1;
+        for (int plane = 0; plane < 5; ++plane)
+            if (((level - front_level) >> plane) & 1u)
+                planes[plane] |= joined;
+        scratch->front.parts[buffer ^ 1][lid] = (ushort)joined;
         // The level's front and labels are in place before the next reads them.
         barrier(CLK_LOCAL_MEM_FENCE);
-        level += 1;
         buffer ^= 1;
-        if (scratch->grew[level % 3] == 0)
-            break; // nothing joined: nothing more grows in this copy this round
     }
 
-    // The last level's pixels inside the tile queue the tiles within RING of
-    // them for the next round (the tile itself, and the neighbours on the
-    // sides they are near): only the tile's own pixels are exact.
-    if (level == last_level && last_level < cap && y >= RING && y < RING + SIDE) {
-        const ulong tile_columns = ((1ul << SIDE) - 1ul) << RING;
-        const ulong at = ((ulong)scratch->front[buffer][lid] << shift) & tile_columns;
-        if (at != 0) {
+    // Only the tile's own pixels are exact: their owners write them, and
+    // those of the last level queue the tiles within RING of them for the
+    // next round (the tile itself, and the neighbours on the sides they
+    // are near).
+    const ulong tile_columns = ((1ul << SIDE) - 1ul) << RING;
+    const uint tile_bits = (uint)(tile_columns >> shift) & 0xFFFFu;
+    const int tile_row = y - RING;
+    if (tile_bits != 0 && tile_row >= 0 && tile_row < SIDE && gy < height) {
+        const uint written = (planes[0] | planes[1] | planes[2] | planes[3] | planes[4]) & tile_bits;
+        for (uint left = written; left != 0; left &= left - 1u) {
+            const uint b = 31u - clz(left & (0u - left));
+            const int x = cx0 + shift + (int)b;
+            if (x >= width)
+                break;
+            uint offset = 0;
+            for (int plane = 0; plane < 5; ++plane)
+                offset |= ((planes[plane] >> b) & 1u) << plane;
+            const uint g = (uint)gy * (uint)width + (uint)x;
+            stamps[g] = front_level + offset;
+            labels[g] = single != 0 ? (ushort)single : scratch->label[y * COPY + shift + (int)b];
+        }
+        if (written != 0)
+            atomic_or(&scratch->changed, 1u);
+        const ulong at = ((ulong)scratch->front.parts[buffer][lid] << shift) & tile_columns;
+        if (level == last_level && last_level < cap && at != 0) {
             const ulong left = ((1ul << RING) - 1ul) << RING;
             const ulong right = ((1ul << RING) - 1ul) << SIDE;
             const bool top = y < 2 * RING, bottom = y >= SIDE;
@@ -248,22 +317,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             atomic_or(&scratch->edges, edges);
             atomic_or(&scratch->reached, 1u);
         }
-    }
-    // Write what the round classified inside the tile.
-    for (int j = 0; j < TILE_OWN; ++j) {
-        const int index = lid + j * RGX_WG_SIZE;
-        const int px = index % SIDE, py = index / SIDE;
-        const int x = tile_x * SIDE + px, gy = tile_y * SIDE + py;
-        if (x >= width || gy >= height)
-            continue;
-        const int at = (py + RING) * COPY + px + RING;
-        const uchar state = scratch->state[at];
-        if (state < RING_LEVEL || state == RING_OPEN)
-            continue;
-        const uint g = (uint)gy * (uint)width + (uint)x;
-        stamps[g] = front_level + 1 + (uint)(state - RING_LEVEL);
-        labels[g] = single != 0 ? (ushort)single : scratch->label[at];
-        atomic_or(&scratch->changed, 1u);
     }
     // Every change is written and the edges are noted.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

@@ -237,10 +237,17 @@ const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& w
     ProgramCache& programs = device.programs();
     if (step == TileStep::Ring) {
         workGroup = ringWorkGroup;
-        const BuiltProgram& built = programs.get(tileProgram, tileBuildOptions(info, workGroup, step));
-        const size_t limit = stage::workGroupLimit(built, "grow_tiles");
+        const std::string options = tileBuildOptions(info, workGroup, step);
+        // On an NVIDIA GPU the copy's stamps are read four at a time from L2
+        // (kernels/tile_step_ring.h), unless the driver refuses the inline PTX.
+        const BuiltProgram* built = nullptr;
+        if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
+            built = programs.tryGet(tileProgram, options + " -DRGX_RING_PTX=1");
+        if (!built)
+            built = &programs.get(tileProgram, options);
+        const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
         if (limit == 0 || limit >= ringWorkGroup)
-            return built;
+            return *built;
         step = TileStep::Pixels;
     }
     if (step != TileStep::Pixels) {
