@@ -129,11 +129,12 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
     } else if (tiles_ && !distances_) {
         size_t workGroup = 0;
         const bool fixed = grow::labelsFixed(params_, seeds_.size());
-        // Not fixed: the seeds' lumas decide between the ring step and,
-        // where their ranges fall apart, the bitmap step of each region.
+        // Not fixed, on a device without the ring step: the seeds' lumas
+        // decide between the per-pixel step and, where their ranges fall
+        // apart, the bitmap step of each region.
         grow::TileStep step = fixed ? grow::TileStep::Bits : grow::tileStep(params_, {0, 0}, device.info());
         grow::tileKernels(device, step, workGroup);
-        if (!fixed) {
+        if (step == grow::TileStep::Pixels) {
             step = grow::TileStep::BitsApart;
             grow::tileKernels(device, step, workGroup);
         }

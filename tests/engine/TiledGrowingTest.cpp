@@ -312,8 +312,13 @@ TEST(TiledGrowing, RegionsWhoseRangesFallApartGrowByTheBitmapStepFromTheirOwnPix
             sharing.lower = sharing.upper = (d + 1) / 2;
             ASSERT_FALSE(grow::rangesApart(sharing, lumas)) << c.what;
             expectTilesEqualTheReference(c.image, c.seeds, sharing, c.what + ", sharing one");
+            const test::ScopedEnvironment noRing("RGX_TEST_NO_RING", "1");
+            expectTilesEqualTheReference(c.image, c.seeds, sharing, c.what + ", sharing one, per pixel");
         }
         ASSERT_EQ(grow::rangesApart(params.grow, lumas), c.apart) << c.what;
+        expectTilesEqualTheReference(c.image, c.seeds, params.grow, c.what + ", ring step");
+        // The bitmap step of each region: devices without the ring step's work-groups.
+        const test::ScopedEnvironment noRing("RGX_TEST_NO_RING", "1");
         expectTilesEqualTheReference(c.image, c.seeds, params.grow, c.what);
         const GrowResultPtr expected = runReferencePipeline(c.image, c.seeds, params);
         for (const DeviceInfo& info : listDevices()) {
@@ -415,10 +420,10 @@ TEST(TiledGrowing, RegionsSharingLumasGrowExactLevelsARoundFromACopyWithARing)
 }
 
 // Devices whose work-groups cannot take the ring step go per pixel, in
-// windows of levels (RGX_TEST_TILE_PIXELS makes every device do so here).
+// windows of levels (RGX_TEST_NO_RING makes every device do so here).
 TEST(TiledGrowing, WrongLabelsHoldingEachOtherUpAcrossTilesStopAtTheWindow)
 {
-    test::ScopedEnvironment pixels("RGX_TEST_TILE_PIXELS", "1");
+    test::ScopedEnvironment pixels("RGX_TEST_NO_RING", "1");
     const LumaImage image = bench::smoothNoise(256, 1);
     const std::vector<Seed> seeds = bench::gridSeeds(256, 256, 64);
     PipelineParams params;

@@ -2,7 +2,8 @@
 // 16-bit, smooth and noisy), random seeds (1 to 64, a quarter up to 300, some on the border,
 // some on the same pixel), every mode, rule and connectivity (and a sixth
 // of the cases 2 to 4 seeds of mode range with narrow ranges, which often
-// fall apart), against the
+// fall apart; every other case without the tiles' ring step, as devices of
+// small work-groups run), against the
 // CPU reference on every device, each case on the next correct variant the
 // device can run, so that N cases cover every variant about N / variants
 // times. RGX_STRESS_CASES cases per device (default 24); RGX_STRESS_SEED
@@ -132,7 +133,7 @@ TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
                 variants.push_back(variant);
         ASSERT_FALSE(variants.empty()) << info.name;
         ComputeDevice device(info);
-        uint32_t clean = 0, refused = 0, apart = 0, ties = 0;
+        uint32_t clean = 0, refused = 0, apart = 0, ring = 0, ties = 0;
         for (uint32_t index = 0; index < cases; ++index) {
             const Case c = randomCase(sequence, index);
             const GrowVariant& variant = variants[index % variants.size()];
@@ -152,24 +153,38 @@ TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
                 }
                 continue;
             }
-            const GrowResultPtr actual = runDevicePipeline(device, c.image, c.seeds, c.params, variant);
+            // Every other case takes the tile steps of devices without the
+            // ring step's work-groups (RGX_TEST_NO_RING).
+            if (index % 2 == 1)
+                setenv("RGX_TEST_NO_RING", "1", 1);
+            GrowResultPtr actual;
+            try {
+                actual = runDevicePipeline(device, c.image, c.seeds, c.params, variant);
+            } catch (...) {
+                unsetenv("RGX_TEST_NO_RING");
+                throw;
+            }
+            unsetenv("RGX_TEST_NO_RING");
             const ResultDiff diff = compareResults(*expected, *actual);
             EXPECT_EQ(diff.differingPixels, 0u) << where;
             EXPECT_EQ(expected->iterations, actual->iterations) << where;
             if (diff.differingPixels == 0 && expected->iterations == actual->iterations)
                 ++clean;
-            for (const KernelReport& kernel : actual->kernels)
-                if (kernel.kernel == "grow_tiles" && kernel.options.find("-DRGX_TILE_APART=1") != std::string::npos) {
-                    ++apart;
-                    break;
-                }
+            for (const KernelReport& kernel : actual->kernels) {
+                if (kernel.kernel != "grow_tiles")
+                    continue;
+                apart += kernel.options.find("-DRGX_TILE_APART=1") != std::string::npos ? 1 : 0;
+                ring += kernel.options.find("-DRGX_TILE_RING=") != std::string::npos ? 1 : 0;
+                break;
+            }
             if (std::any_of(actual->timings.begin(), actual->timings.end(),
                             [](const TimingRecord& record) { return record.kernel == "label_ties"; }))
                 ++ties;
         }
         std::cout << "[ info ] " << info.name << ": " << clean << " of " << cases << " cases equal the reference, "
-                  << refused << " refused alike, over " << variants.size() << " variants; " << apart
-                  << " grew by tiles with the ranges apart, " << ties
+                  << refused << " refused alike, over " << variants.size() << " variants; " << ring
+                  << " grew by the tiles' ring step, " << apart
+                  << " by the bitmap step with the ranges apart (without the ring step), " << ties
                   << " labelled the ties between seeds alone (RGX_STRESS_SEED="
                   << sequence << ")\n";
     }

@@ -199,14 +199,14 @@ TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLum
 {
     if (labelsFixed(params, seedLuma.size()))
         return TileStep::Bits;
-    if (rangesApart(params, seedLuma))
-        return TileStep::BitsApart;
-    // Tests take the per-pixel step, which devices of small work-groups run:
-    // RGX_TEST_TILE_PIXELS=1.
-    if (const char* test = std::getenv("RGX_TEST_TILE_PIXELS"); test && std::atoi(test) == 1)
-        return TileStep::Pixels;
-    return info.maxWorkGroupSize >= ringWorkGroup && info.localMemoryBytes >= ringLocalBytes ? TileStep::Ring
-                                                                                              : TileStep::Pixels;
+    // Tests take the steps of devices whose work-groups cannot take the
+    // ring step's: RGX_TEST_NO_RING=1.
+    const char* test = std::getenv("RGX_TEST_NO_RING");
+    const bool ring = info.maxWorkGroupSize >= ringWorkGroup && info.localMemoryBytes >= ringLocalBytes &&
+                      !(test && std::atoi(test) == 1);
+    if (ring)
+        return TileStep::Ring;
+    return rangesApart(params, seedLuma) ? TileStep::BitsApart : TileStep::Pixels;
 }
 
 bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma)

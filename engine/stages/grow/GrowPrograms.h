@@ -64,12 +64,12 @@ bool labelsInSecondPass(const GrowParams& params, size_t regions);
 
 // How grow_tiles grows a tile: by the bitmap step with one work-item per
 // tile row where every classified pixel's label follows from its luma
-// (labelsFixed), one pass per region where the regions grow apart
-// (rangesApart); otherwise (several regions of mode range whose ranges
-// share lumas) by the ring step, ringLevels exact levels a round from a
-// copy of the tile with a ring, or per pixel in windows of levels where
-// the device cannot take the ring step's work-group (256 work-items, about
-// 21 KiB of local memory).
+// (labelsFixed); otherwise (several regions of mode range under rule
+// adjacent) by the ring step, ringLevels exact levels a round from a copy
+// of the tile with a ring. Where the device cannot take the ring step's
+// work-group (256 work-items, about 21 KiB of local memory): the bitmap
+// step with one pass per region where the regions' ranges fall apart
+// (rangesApart), else per pixel in windows of levels.
 enum class TileStep { Pixels, Bits, BitsApart, Ring };
 constexpr uint32_t ringLevels = 16;
 // The step of a run whose seeds have the luma `seedLuma`.

@@ -2,16 +2,15 @@
 // many BFS levels per grid barrier, each work-group growing inside 32 x 32
 // tiles in local memory, tile borders exchanged between rounds
 // (kernels/grow_tiles.cl). Where a label depends on the neighbours' labels
-// (several regions of mode range whose ranges share lumas) each round grows
-// ringLevels exact levels from a copy of each tile with a ring (or, where
-// the device cannot take that step, the run goes per pixel in windows of
-// tileLevelWindow levels); a competitive run of
-// several regions finds the stamps by the bitmap step, every seed a source,
-// and its labels in a second pass (labelLevels); a run of mode range whose
-// seeds' ranges hold no luma in common grows by the bitmap step too, each
-// region from its own pixels. Where the work-groups
-// cannot all be resident or stop meeting, it goes on with one round of
-// tiles per launch, the kernel boundary as the barrier.
+// (several regions of mode range) each round grows ringLevels exact levels
+// from a copy of each tile with a ring; where the device cannot take that
+// step, regions whose ranges hold no luma in common grow by the bitmap step,
+// each from its own pixels, and the others per pixel in windows of
+// tileLevelWindow levels. A competitive run of several regions finds the
+// stamps by the bitmap step, every seed a source, and its labels in a
+// second pass (labelLevels). Where the work-groups cannot all be resident
+// or stop meeting, it goes on with one round of tiles per launch, the
+// kernel boundary as the barrier.
 #include "Device.h"
 #include "Errors.h"
 #include "GrowDriver.h"
