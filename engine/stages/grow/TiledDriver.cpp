@@ -85,8 +85,8 @@ void TiledDriver::grow(Run& run)
         residentGroups_ *= size_t(state.tilesX()) + size_t(state.tilesY()) > residentGroups_ ? 4 : 2;
     // The ring step's rounds visit thousands of tiles: four groups of 256 per
     // compute unit of a GPU, as many as the H100 keeps resident (six were
-    // not; 4096², 64 seeds: 11.7 ms against 18.6 ms with two,
-    // docs/PERFORMANCE.md).
+    // not; 4096², 64 seeds: 18.6 ms against 24.5 ms with two, the step's
+    // first version, docs/PERFORMANCE.md).
     if (step == TileStep::Ring && info.type == "GPU" && info.computeUnits > 1)
         residentGroups_ *= 2;
 
