@@ -1,7 +1,7 @@
 // The ring step of a tile (grow_tiles.cl, RGX_TILE_RING = W): several
-// regions of mode range under rule adjacent whose ranges share lumas, where
-// a pixel's region depends on its neighbours' labels. Included by
-// grow_tiles.cl after the helpers all steps share.
+// regions of mode range under rule adjacent, where a pixel's region can
+// depend on its neighbours' labels. Included by grow_tiles.cl after the
+// helpers all steps share.
 //
 // Round r grows exactly the levels t = (r - 1) W + 1 .. t + W - 1 of every
 // tile it lists, from a copy of the tile with a ring of W pixels around it
@@ -36,8 +36,6 @@
 #endif
 #define SEGMENTS 4
 #define SEGMENT_BITS 16
-#define COPY_OWN (COPY * COPY / RGX_WG_SIZE)
-#define TILE_OWN (SIDE * SIDE / RGX_WG_SIZE)
 // Seed lumas kept in local memory (the others are read from global memory).
 #define RING_SEEDS 256
 #ifndef RGX_RING_PTX
