@@ -158,21 +158,19 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         for (int q = 0; q < SEGMENT_BITS / 4; ++q) {
             const int x = cx0 + shift + 4 * q;
             const uint g = (uint)gy * (uint)width + (uint)max(x, 0);
-            uint4 stamp;
-            ushort4 value;
+            uint read[4] = {0, 0, 0, 0};
+            ushort lumas[4] = {0, 0, 0, 0};
             if (x >= 0 && x + 3 < width && g % 4 == 0) {
-                stamp = ring_stamps4(stamps + g);
-                value = vload4(0, luma + g);
+                vstore4(ring_stamps4(stamps + g), 0, read);
+                vstore4(vload4(0, luma + g), 0, lumas);
             } else {
-                stamp = (uint4)(0);
-                value = (ushort4)(0);
-                if (x >= 0 && x < width) { stamp.x = stamps[g]; value.x = luma[g]; }
-                if (x + 1 >= 0 && x + 1 < width) { stamp.y = stamps[gy * width + x + 1]; value.y = luma[gy * width + x + 1]; }
-                if (x + 2 >= 0 && x + 2 < width) { stamp.z = stamps[gy * width + x + 2]; value.z = luma[gy * width + x + 2]; }
-                if (x + 3 >= 0 && x + 3 < width) { stamp.w = stamps[gy * width + x + 3]; value.w = luma[gy * width + x + 3]; }
+                // The image's edge (or a width that is not a multiple of 4): one at a time.
+                for (int e = 0; e < 4; ++e)
+                    if (x + e >= 0 && x + e < width) {
+                        read[e] = stamps[gy * width + x + e];
+                        lumas[e] = luma[gy * width + x + e];
+                    }
             }
-            const uint read[4] = {stamp.x, stamp.y, stamp.z, stamp.w};
-            const ushort lumas[4] = {value.x, value.y, value.z, value.w};
             for (int e = 0; e < 4; ++e) {
                 const int b = 4 * q + e;
                 const bool inside = x + e >= 0 && x + e < width;

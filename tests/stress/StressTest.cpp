@@ -12,6 +12,7 @@
 // case to replay. Volumes: random volumes (up to 48 voxels a side), clicked
 // three times on a resident session with new seeds, mode, range and
 // connectivity each time (RGX_STRESS_CASES / 2 sessions per device).
+#include "../engine/ScopedEnvironment.h"
 #include "../engine/TestImages.h"
 #include "../engine/TestVolumes.h"
 #include "Device.h"
@@ -22,6 +23,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -155,16 +157,11 @@ TEST(Stress, RandomCasesEqualTheReferenceOnEveryDevice)
             }
             // Every other case takes the tile steps of devices without the
             // ring step's work-groups (RGX_TEST_NO_RING).
+            std::optional<test::ScopedEnvironment> noRing;
             if (index % 2 == 1)
-                setenv("RGX_TEST_NO_RING", "1", 1);
-            GrowResultPtr actual;
-            try {
-                actual = runDevicePipeline(device, c.image, c.seeds, c.params, variant);
-            } catch (...) {
-                unsetenv("RGX_TEST_NO_RING");
-                throw;
-            }
-            unsetenv("RGX_TEST_NO_RING");
+                noRing.emplace("RGX_TEST_NO_RING", "1");
+            const GrowResultPtr actual = runDevicePipeline(device, c.image, c.seeds, c.params, variant);
+            noRing.reset();
             const ResultDiff diff = compareResults(*expected, *actual);
             EXPECT_EQ(diff.differingPixels, 0u) << where;
             EXPECT_EQ(expected->iterations, actual->iterations) << where;
