@@ -97,10 +97,14 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint count = round_count;
         barrier(CLK_LOCAL_MEM_FENCE);
+        // Round r - 1's count becomes round r + 2's, for round r + 1 to fill.
+        // Also where round r has nothing to do: in the host's batch of
+        // launches of one round each, round r + 2 must not find round r - 1's
+        // bricks in it (it would read entries of its list no round wrote).
+        if (get_global_id(0) == 0)
+            counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
         if (count == 0)
             break;
-        if (get_global_id(0) == 0)
-            counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0; // for round + 1 to fill
         volatile __global const uint* list_in = lists + (round % 2) * brick_count;
         volatile __global uint* list_out = lists + ((round + 1) % 2) * brick_count;
 

@@ -250,12 +250,15 @@ void grow_tiles(const uint first_round, const uint last_round,
         const uint first = scratch.first;
         // Everyone has the count before the next round overwrites it.
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (queued == 0)
-            break;
         // Round r - 1's count was read by every group before the last barrier;
-        // it becomes round r + 2's.
+        // it becomes round r + 2's. Also where round r has nothing to do: the
+        // host's launches of one round each come in batches, and round r + 2
+        // of the batch must not find round r - 1's tiles in it (it would read
+        // entries of its list that no round wrote).
         if (get_global_id(0) == 0)
             counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
+        if (queued == 0)
+            break;
         volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
         for (uint t = get_group_id(0); t < queued; t += get_num_groups(0)) {
             const uint tile = t == get_group_id(0) ? first : list[t];

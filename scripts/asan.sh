@@ -21,8 +21,18 @@ export RGX_CACHE_DIR=$PWD/build-asan/kernel-cache
 # the device waiting at roll calls) and the host-sync and host-batched sweep
 # variants on Intel's runtime (their host code is the same on PoCL, which
 # runs them here; about 110 s of Intel's kernels): CI stays under 30 minutes.
-build-asan/tests/rgx_engine_tests --gtest_brief=1 \
-    --gtest_filter='-*VolumeEquivalence*:ResidencyLab.*:AllDevices/DeviceEquivalence.*/Intel*_host_*_frontier_sweep_*'
+# The whole log goes to a file; where the run fails (a crash inside a
+# runtime's kernel names no test in its stack), its last lines name the test.
+log=build-asan/engine-tests.log
+if ! build-asan/tests/rgx_engine_tests \
+    --gtest_filter='-*VolumeEquivalence*:ResidencyLab.*:AllDevices/DeviceEquivalence.*/Intel*_host_*_frontier_sweep_*' \
+    >"$log" 2>&1; then
+    grep -E '^\[  FAILED  \]' "$log" || true
+    echo "asan: the engine tests failed; the last lines of $log:"
+    tail -n 60 "$log"
+    exit 1
+fi
+grep -E '^\[==========\]|^\[  PASSED  \]' "$log"
 echo "asan: the engine tests passed with no AddressSanitizer or UBSan report"
 
 # Settings of its own (it writes none); LeakSanitizer reports at its exit.

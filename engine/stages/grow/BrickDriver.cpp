@@ -149,6 +149,7 @@ private:
     void launchEach(Run& run, uint32_t round, uint32_t upTo)
     {
         cl::Kernel& bricks = *bricks_;
+        const size_t firstRecord = run.timings.size();
         for (uint32_t r = round; r <= upTo; ++r) {
             bricks.setArg(0, cl_uint(r));
             bricks.setArg(1, cl_uint(r));
@@ -157,6 +158,7 @@ private:
             run.timings.coverIterations(run.timings.size() - 1, -1, "brick round " + std::to_string(r));
         }
         run.readCounters(notAnIteration);
+        run.noteRoundsLeftEmpty(firstRecord, round, upTo, "brick");
     }
 
     // A work-item per row of the brick.

@@ -80,6 +80,15 @@ uint32_t Run::noteFusedRounds(size_t record, uint32_t round, const std::string& 
     return outcome;
 }
 
+void Run::noteRoundsLeftEmpty(size_t firstRecord, uint32_t round, uint32_t upTo, const std::string& unit)
+{
+    const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
+    for (uint32_t r = std::max(round, last + 1); r <= upTo; ++r)
+        timings.coverIterations(firstRecord + (r - round), -1,
+                                unit + " round " + std::to_string(r) +
+                                    ": nothing queued (launched in a batch before the run's end was known)");
+}
+
 void Run::clearGridBarrier(int step)
 {
     if (gridBarrierClear) {

@@ -86,6 +86,11 @@ struct Run {
     // its groups were not all resident or stopped meeting, the run's note
     // says so (the driver goes on one round per launch). The verdict.
     uint32_t noteFusedRounds(size_t record, uint32_t round, const std::string& unit, size_t groups);
+    // After the read of a batch of launches of one round each, rounds
+    // `round` to `upTo` in timing records `firstRecord` on: the rounds past
+    // the last one that found work queued (the counters' last launched
+    // round) found none, and their notes say so.
+    void noteRoundsLeftEmpty(size_t firstRecord, uint32_t round, uint32_t upTo, const std::string& unit);
     void progress(uint32_t step, uint64_t size) const;
     // The maps so far (labels/stamps[set]) to the caller, when it wants a
     // picture now; with tiles, only the box touched so far.
