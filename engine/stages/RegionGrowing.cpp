@@ -181,16 +181,15 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
         grow::startRun(run, start, touched);
         grow::placeSeeds(run, tiles && !bricks && !distances_, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
-            run.result.note = "fusion=tiles: bricks grow one region in mode range or competitive, or several "
-                              "in mode competitive under rule adjacent, without an iteration cap; with " +
-                              std::to_string(seeds.size()) + " regions in mode " + modeName(params.mode) +
-                              " the run went level by level with a grid barrier between levels";
+            run.addNote("fusion=tiles: bricks grow one region in mode range or competitive, or several "
+                        "in mode competitive under rule adjacent, without an iteration cap; with " +
+                        std::to_string(seeds.size()) + " regions in mode " + modeName(params.mode) +
+                        " the run went level by level with a grid barrier between levels");
         } else if (variant.fusion == Fusion::Tiles && !tiles) {
             // The means change between iterations: one step per level is the limit.
-            run.result.note = "fusion=tiles: in mode " + modeName(params.mode) + " with " +
-                              std::to_string(seeds.size()) +
-                              " regions a decision depends on the means of the previous iteration, so the "
-                              "run went level by level with a grid barrier between levels";
+            run.addNote("fusion=tiles: in mode " + modeName(params.mode) + " with " + std::to_string(seeds.size()) +
+                        " regions a decision depends on the means of the previous iteration, so the "
+                        "run went level by level with a grid barrier between levels");
         }
         grow::pickDriver(variant, tiles, depth_ > 1, distances_)->grow(run);
         grow::summarize(run);

@@ -662,6 +662,36 @@ TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
     EXPECT_GT(checked, 0) << "no device with two compute units";
 }
 
+// A run can deviate from its variant twice: tiles that fall back to levels
+// (the means decide) and then a stall of those levels. The note keeps both.
+TEST(GridBarrierStall, AStallKeepsTheNoteOfAnEarlierFallback)
+{
+    const test::ScopedEnvironment stall("RGX_TEST_STALL_AT_BARRIER", "3");
+    const LumaImage image = bench::smoothNoise(96, 5);
+    PipelineParams params;
+    params.grow.mode = Mode::Adaptive;
+    params.grow.tolerance = 12;
+    const std::vector<Seed> seeds = {{5, 5}, {80, 70}};
+    const GrowResultPtr expected = runReferencePipeline(image, seeds, params);
+    ASSERT_GT(expected->iterations, 3u);
+    int checked = 0;
+    for (const DeviceInfo& info : listDevices()) {
+        if (info.computeUnits < 2)
+            continue; // one work-group: nobody to be late
+        ComputeDevice device(info);
+        std::string note;
+        for (int attempt = 0; attempt < 5 && note.find("stopped meeting") == std::string::npos; ++attempt) {
+            const GrowResultPtr actual = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+            EXPECT_EQ(compareResults(*expected, *actual).differingPixels, 0u) << info.name;
+            note = actual->note;
+        }
+        EXPECT_NE(note.find("level by level"), std::string::npos) << info.name << ": " << note;
+        EXPECT_NE(note.find("stopped meeting at the grid barrier"), std::string::npos) << info.name << ": " << note;
+        ++checked;
+    }
+    EXPECT_GT(checked, 0) << "no device with two compute units";
+}
+
 // The same with no help: every core kept busy by spinning threads while
 // the fused variants run, so that work-groups are descheduled for real.
 TEST(GridBarrierStall, FusedRunsStayExactWhileEveryCoreIsBusy)

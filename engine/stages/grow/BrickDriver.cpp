@@ -68,9 +68,9 @@ public:
         eachGroups_ = std::max<size_t>(1, fusedGroupCount(run.info) * (gpu ? 16 : 1));
         fused_ = !state.bricksNotResident;
         if (!fused_)
-            run.result.note = "fusion=tiles: not all " + std::to_string(residentGroups_) +
-                              " work-groups ran at once on " + run.info.name +
-                              " in an earlier run of this session, so the run went one round of bricks per launch";
+            run.addNote("fusion=tiles: not all " + std::to_string(residentGroups_) + " work-groups ran at once on " +
+                        run.info.name +
+                        " in an earlier run of this session, so the run went one round of bricks per launch");
         uint32_t round = 1;
         // A fused launch ends at the first round that queues nothing: the
         // first batch is long enough for a whole 512^3 volume (124 rounds),

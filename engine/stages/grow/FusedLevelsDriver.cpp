@@ -51,9 +51,8 @@ public:
             run.readCounters(int(upTo));
             if (run.verdict() == RGX_VERDICT_NOT_RESIDENT) {
                 // Nothing ran: go on one iteration per launch.
-                run.result.note = fusion + ": not all " + std::to_string(residentGroups) +
-                                  " work-groups ran at once on " + info.name +
-                                  ", so the run went on with one iteration per launch";
+                run.addNote(fusion + ": not all " + std::to_string(residentGroups) + " work-groups ran at once on " +
+                            info.name + ", so the run went on with one iteration per launch");
                 break;
             }
             const uint32_t last = run.counters[RGX_COUNTER_LAST_LAUNCHED];
@@ -62,9 +61,9 @@ public:
                 // stopped at the same barrier, after the same iteration. Go
                 // on from there, one per launch.
                 levels.settle(last);
-                run.result.note = fusion + ": the work-groups stopped meeting at the grid barrier on " +
-                                  info.name + " after iteration " + std::to_string(last) +
-                                  ", so the run went on with one iteration per launch";
+                run.addNote(fusion + ": the work-groups stopped meeting at the grid barrier on " + info.name +
+                            " after iteration " + std::to_string(last) +
+                            ", so the run went on with one iteration per launch");
                 break;
             }
             run.timings.coverIterations(record, int(last),

@@ -73,8 +73,7 @@ bool labelFused(Run& run, const BuiltProgram& built, cl_uint levels, cl::Buffer&
                                                                 : "the work-groups stopped meeting at the grid "
                                                                   "barrier of the labels";
     run.timings.coverIterations(record, -1, "no label level: " + why);
-    run.result.note += std::string(run.result.note.empty() ? "" : "; ") + "fusion=tiles: " + why + " on " +
-                       run.info.name + ", so they were labelled again one level per launch";
+    run.addNote("fusion=tiles: " + why + " on " + run.info.name + ", so they were labelled again one level per launch");
     return false;
 }
 

@@ -68,16 +68,20 @@ uint32_t Run::noteFusedRounds(size_t record, uint32_t round, const std::string& 
     const std::string goesOn = ", so the run went on with one round of " + unit + "s per launch";
     if (outcome == RGX_VERDICT_NOT_RESIDENT) {
         timings.coverIterations(record, -1, "no " + unit + " round: not all work-groups ran at once (the roll call)");
-        result.note = "fusion=tiles: not all " + std::to_string(groups) + " work-groups ran at once on " + info.name +
-                      goesOn;
+        addNote("fusion=tiles: not all " + std::to_string(groups) + " work-groups ran at once on " + info.name + goesOn);
     } else if (outcome == RGX_VERDICT_STALLED) {
         // Every group stopped at the same barrier, after the same round.
         timings.coverIterations(record, -1, rounds(", then the work-groups stopped meeting at the grid barrier"));
-        result.note = "fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name + goesOn;
+        addNote("fusion=tiles: the work-groups stopped meeting at the grid barrier on " + info.name + goesOn);
     } else {
         timings.coverIterations(record, -1, rounds(", a grid barrier between them"));
     }
     return outcome;
+}
+
+void Run::addNote(const std::string& text)
+{
+    result.note += (result.note.empty() ? "" : "; ") + text;
 }
 
 void Run::noteRoundsLeftEmpty(size_t firstRecord, uint32_t round, uint32_t upTo, const std::string& unit)

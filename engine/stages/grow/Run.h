@@ -86,6 +86,9 @@ struct Run {
     // its groups were not all resident or stopped meeting, the run's note
     // says so (the driver goes on one round per launch). The verdict.
     uint32_t noteFusedRounds(size_t record, uint32_t round, const std::string& unit, size_t groups);
+    // Adds `text` to the run's note (how it deviated from its variant),
+    // after what is there: a fallback's reason and a later stall both stay.
+    void addNote(const std::string& text);
     // After the read of a batch of launches of one round each, rounds
     // `round` to `upTo` in timing records `firstRecord` on: the rounds past
     // the last one that found work queued (the counters' last launched

@@ -76,8 +76,7 @@ void summarize(Run& run)
     result.stoppedAtCap = result.iterations == run.cap && result.iterations > 0;
     // Only a broken variant overflows: its result is shown, damage and all.
     if (counters[RGX_COUNTER_OVERFLOW] != 0)
-        result.note += std::string(result.note.empty() ? "" : "; ") +
-                       "a frontier ran past its buffer: the writes beyond it were dropped";
+        run.addNote("a frontier ran past its buffer: the writes beyond it were dropped");
 }
 
 } // namespace rgx::grow
