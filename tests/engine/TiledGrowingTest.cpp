@@ -371,6 +371,13 @@ bool tookTheRingStep(const GrowResult& result)
     });
 }
 
+// The ring step grows exactly ringLevels levels a round: a run of `levels`
+// levels takes at most this many rounds (the last finds nothing more).
+int ringRoundLimit(uint32_t levels)
+{
+    return int(levels / grow::ringLevels) + 1;
+}
+
 // Where regions meet and their ranges share lumas, a pixel's region depends
 // on its neighbours' labels. The ring step grows exactly ringLevels levels a
 // round, from a copy of each tile with a ring around it, so a run of L
@@ -417,7 +424,7 @@ TEST(TiledGrowing, RegionsSharingLumasGrowExactLevelsARoundFromACopyWithARing)
             EXPECT_TRUE(tookTheRingStep(*actual)) << c.what << " on " << info.name;
             // Also where the work-groups stopped meeting (a CPU busy with other
             // tests) and the run went on one round per launch.
-            EXPECT_LE(tileRounds(*actual), int(expected->iterations / grow::ringLevels) + 1)
+            EXPECT_LE(tileRounds(*actual), ringRoundLimit(expected->iterations))
                 << c.what << " on " << info.name << " (" << actual->note << ")";
         }
     }
@@ -650,7 +657,7 @@ TEST(GridBarrierStall, AFusedRunGoesOnOneStepPerLaunchAndStaysExact)
                 // tiles left over from an earlier one: the ring step's runs
                 // keep their bound (its exact levels make it one).
                 if (tookTheRingStep(*actual))
-                    EXPECT_LE(tileRounds(*actual), int(actual->iterations / grow::ringLevels) + 1)
+                    EXPECT_LE(tileRounds(*actual), ringRoundLimit(actual->iterations))
                         << info.name << " " << c.variant << ": " << actual->note;
                 note = actual->note;
             }
