@@ -202,7 +202,10 @@ inline void defer_tile(const uint tile, const uint horizon, const uint tile_coun
 // through list r % 2 (counters[RGX_COUNTER_TILES + r % 3] entries) and
 // queues round r + 1 in the other; the third is the deferred list
 // (counters[RGX_COUNTER_DEFERRED] entries). tile_mark holds two marks per
-// tile: the last round it was queued for, the last window it was deferred to.
+// tile: the last round it was queued for, and the last window it was
+// deferred to (per-pixel step), the level a step stopped at (bitmap step) or
+// the tile's tag of ring_rows (ring step, tile_step_ring.h). ring_rows: 32
+// rows of four words per tile for the ring step, unused by the others.
 // No stamp exceeds horizon (see the top of this file).
 // The run's first launch (fused, from round 1) places its `seeds_to_place`
 // seeds first (seed_placement.h): the roll call is then the grid barrier
@@ -221,7 +224,8 @@ void grow_tiles(const uint first_round, const uint last_round,
                 const uint rule_all, const int connectivity, const uint cap, const uint horizon,
                 volatile __global uint* tile_mark,
                 volatile __global uint* tile_lists,
-                volatile __global uint* counters)
+                volatile __global uint* counters,
+                volatile __global uint* ring_rows)
 {
     __local TileScratch scratch;
     const bool fused = last_round > first_round;
@@ -264,7 +268,7 @@ void grow_tiles(const uint first_round, const uint last_round,
             const uint tile = t == get_group_id(0) ? first : list[t];
             grow_tile(tile, round, width, height, tiles_x, tiles_y, luma, labels, stamps,
                       seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap, horizon,
-                      tile_mark, next_list, tile_lists + 2 * tile_count, counters, &scratch);
+                      tile_mark, next_list, tile_lists + 2 * tile_count, counters, ring_rows, &scratch);
         }
         if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
                                    &counters[RGX_COUNTER_LAST_LAUNCHED]))

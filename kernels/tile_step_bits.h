@@ -288,8 +288,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
+                      volatile __global uint* ring_rows,
                       __local TileScratch* scratch)
 {
+    (void)ring_rows; // the ring step's
     // Labels fixed by the luma: stamps only fall, no windows (horizon == cap).
     // The second half of tile_mark holds, per tile, the level a step stopped
     // at plus 1 (RGX_TILE_STEP_LEVELS), 0 for none.

@@ -31,8 +31,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
+                      volatile __global uint* ring_rows,
                       __local TileScratch* scratch)
 {
+    (void)ring_rows; // the ring step's
     const int lid = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);

@@ -24,8 +24,24 @@
 // by the open pixels; each candidate then takes the smallest region of its
 // front neighbours whose range holds its luma. Four work-items share a row,
 // sixteen bits each; one barrier per level. A work-item reads its own
-// sixteen pixels (stamps four at a time), keeps the level each joined at in
-// five bit planes, and writes back those of the tile itself.
+// sixteen pixels, keeps the level each joined at in five bit planes, and
+// writes back those of the tile itself.
+//
+// Round 1 reads the copy's stamps. Later rounds read, in their place, the
+// rows each tile keeps of itself in ring_rows: per row of the tile and half
+// of that row, two slots of one word, bits 0..15 the classified pixels
+// after a visit and bits 16..31 those its last level reached (16 bytes a
+// row, against 128 of stamps). A visit writes the slot that does not hold
+// the state before its round, so the tiles that read it during the round
+// never see this round's pixels; the tile's tag (the second half of
+// tile_mark, reset with it at a run's start) says which slot is which:
+// bits 3.. the round of the tile's last visit, bit 0 the slot it wrote,
+// bit 1 the other slot holds the state after the round before (so its
+// front is that round's last level), bit 2 the other slot holds nothing
+// (that visit was the tile's first). A tile the run never visited has no
+// classified pixel: only a visit of its own tile classifies a pixel, but
+// for the seeds, which round 1 reads as stamps. This reads a visit's copy
+// in 10 KB (8 of lumas, 2 of rows) where stamps and lumas were 24 KB.
 #ifndef RGX_TILE_STEP_RING_H
 #define RGX_TILE_STEP_RING_H
 
@@ -61,7 +77,11 @@ typedef struct {
     uint queued;                       // the round's tile count, broadcast to the group
     uint first;                        // the group's first tile of the round
     uint verdict;                      // of the grid barrier
+    uint own_tag;                      // the tile's tag (ring_rows) as the visit found it
 } TileScratch;
+
+// The work-item that reads the tile's own tag: its first row, second segment.
+#define OWN_TAG_READER (RING * SEGMENTS + 1)
 
 // Four stamps at once. On NVIDIA GPUs one vector load from L2
 // (`ld.global.cg`: like the volatile loads, it skips the L1 lines that
@@ -78,6 +98,18 @@ inline uint4 ring_stamps4(volatile __global uint* p)
     return v;
 #else
     return (uint4)(p[0], p[1], p[2], p[3]);
+#endif
+}
+
+// The two slots of one half-row of ring_rows, read as ring_stamps4 reads.
+inline uint2 ring_words2(volatile __global uint* p)
+{
+#if RGX_RING_PTX
+    uint2 v;
+    __asm__ __volatile__("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p) : "memory");
+    return v;
+#else
+    return (uint2)(p[0], p[1]);
 #endif
 }
 
@@ -133,6 +165,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
+                      volatile __global uint* ring_rows,
                       __local TileScratch* scratch)
 {
     const int lid = (int)get_local_id(0);
@@ -144,49 +177,88 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint last_level = min(cap, front_level + RING);
 
     // The copy, read by the work-item that owns each pixel: sixteen pixels
-    // of row y, bits `shift` on. Each is blocked (outside the image, or a
-    // stamp below the front's), on the front (with its label) or open.
+    // of row y, bits `shift` on. Each is blocked (outside the image, or
+    // classified below the front's level), on the front (with its label) or
+    // open. Round 1 reads the stamps (the seeds are stamps only); later
+    // rounds the rows each tile keeps of itself (ring_rows, at the top).
     const int y = lid / SEGMENTS;
     const int shift = (lid % SEGMENTS) * SEGMENT_BITS;
     const int gy = cy0 + y;
+    const int gx = cx0 + shift; // my first pixel's column
     uint open = 0, front = 0;
+    uint known = 0; // classified at the front's level or below (front included)
     uint label_min = 0xFFFFu, label_max = 0;
     ushort mine[SEGMENT_BITS]; // the lumas of my pixels
     for (int b = 0; b < SEGMENT_BITS; ++b)
         mine[b] = 0;
+    // The tile my pixels lie in, its row and which half of the row.
+    const int row_tile_x = gx < 0 ? -1 : gx / SIDE, row_tile_y = gy < 0 ? -1 : gy / SIDE;
+    const bool in_tiles = row_tile_x >= 0 && row_tile_y >= 0 && row_tile_x < (int)tiles_x && row_tile_y < (int)tiles_y;
+    const uint row_tile = in_tiles ? (uint)row_tile_y * tiles_x + (uint)row_tile_x : 0;
+    const uint row_word = ((row_tile * SIDE + (uint)(gy - row_tile_y * SIDE)) * 2 + (uint)(gx - row_tile_x * SIDE) / SEGMENT_BITS) * 2;
+    volatile __global uint* tags = tile_mark + tiles_x * tiles_y;
+    uint tag = 0;
+    uint2 words = (uint2)(0, 0);
+    if (round > 1 && in_tiles) {
+        tag = tags[row_tile];
+        words = ring_words2(ring_rows + row_word);
+    }
+    if (lid == OWN_TAG_READER)
+        scratch->own_tag = tag;
     if (gy >= 0 && gy < height) {
         for (int q = 0; q < SEGMENT_BITS / 4; ++q) {
-            const int x = cx0 + shift + 4 * q;
+            const int x = gx + 4 * q;
             const uint g = (uint)gy * (uint)width + (uint)max(x, 0);
             uint read[4] = {0, 0, 0, 0};
             ushort lumas[4] = {0, 0, 0, 0};
             if (x >= 0 && x + 3 < width && g % 4 == 0) {
-                vstore4(ring_stamps4(stamps + g), 0, read);
+                if (round == 1)
+                    vstore4(ring_stamps4(stamps + g), 0, read);
                 vstore4(vload4(0, luma + g), 0, lumas);
             } else {
                 // The image's edge (or a width that is not a multiple of 4): one at a time.
                 for (int e = 0; e < 4; ++e)
                     if (x + e >= 0 && x + e < width) {
-                        read[e] = stamps[gy * width + x + e];
+                        if (round == 1)
+                            read[e] = stamps[gy * width + x + e];
                         lumas[e] = luma[gy * width + x + e];
                     }
             }
             for (int e = 0; e < 4; ++e) {
                 const int b = 4 * q + e;
-                const bool inside = x + e >= 0 && x + e < width;
-                const int at = y * COPY + shift + b;
                 mine[b] = lumas[e];
-                scratch->luma[at] = lumas[e];
-                if (inside && read[e] > front_level) {
-                    open |= 1u << b;
-                } else if (inside && read[e] == front_level) {
+                scratch->luma[y * COPY + shift + b] = lumas[e];
+                if (round == 1 && x + e >= 0 && x + e < width && read[e] <= front_level)
+                    known |= 1u << b;
+                if (round == 1 && x + e >= 0 && x + e < width && read[e] == front_level)
                     front |= 1u << b;
-                    const uint k = labels[gy * width + x + e];
-                    scratch->label[at] = (ushort)k;
-                    label_min = min(label_min, k);
-                    label_max = max(label_max, k);
-                }
             }
+        }
+        // My pixels inside the image: bits lo .. hi - 1.
+        const int lo = clamp(-gx, 0, SEGMENT_BITS), hi = clamp(width - gx, 0, SEGMENT_BITS);
+        const uint inside = hi > lo ? ((1u << (hi - lo)) - 1u) << lo : 0u;
+        if (round > 1) {
+            const uint visit = tag >> 3;
+            // The state before this round: the slot the tile's last visit
+            // wrote, or, where its visit of this round has written already,
+            // the other one (nothing where that visit was its first).
+            const bool earlier = visit != 0 && visit < round;
+            const bool before = visit == round && (tag & 4u) == 0;
+            if (earlier || before) {
+                const uint word = ((tag & 1u) ^ (before ? 1u : 0u)) != 0 ? words.y : words.x;
+                // Its front is this round's where that visit was round - 1's.
+                const bool front_now = earlier ? visit + 1 == round : (tag & 2u) != 0;
+                known = word & 0xFFFFu & inside;
+                front = front_now ? (word >> 16) & known : 0;
+            }
+        }
+        open = inside & ~known;
+        for (uint left = front; left != 0; left &= left - 1u) {
+            const uint b = 31u - clz(left & (0u - left));
+            const uint k = labels[gy * width + gx + (int)b];
+            scratch->label[y * COPY + shift + (int)b] = (ushort)k;
+            label_min = min(label_min, k);
+            label_max = max(label_max, k);
         }
     }
     scratch->front.parts[0][lid] = (ushort)front;
@@ -284,6 +356,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const ulong tile_columns = ((1ul << SIDE) - 1ul) << RING;
     const uint tile_bits = (uint)(tile_columns >> shift) & 0xFFFFu;
     const int tile_row = y - RING;
+    // The slot the tile writes its rows to: not the one that holds the
+    // state before this round, which other tiles read during it (a retried
+    // round, after a stall, writes the same slot again).
+    const uint own_tag = scratch->own_tag;
+    const bool again = (own_tag >> 3) == round;
+    const uint keep_slot = again ? own_tag & 1u : (own_tag & 1u) ^ 1u;
     if (tile_bits != 0 && tile_row >= 0 && tile_row < SIDE && gy < height) {
         const uint written = (planes[0] | planes[1] | planes[2] | planes[3] | planes[4]) & tile_bits;
         for (uint left = written; left != 0; left &= left - 1u) {
@@ -300,6 +378,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         }
         if (written != 0)
             atomic_or(&scratch->changed, 1u);
+        // The rows the tile keeps of itself: what is classified now, and
+        // what its last level reached (the next round's front).
+        const uint next_front = level == front_level + RING ? scratch->front.parts[buffer][lid] : 0u;
+        ring_rows[row_word + keep_slot] = ((known | written) & 0xFFFFu) | (next_front << 16);
         const ulong at = ((ulong)scratch->front.parts[buffer][lid] << shift) & tile_columns;
         if (level == last_level && last_level < cap && at != 0) {
             const ulong left = ((1ul << RING) - 1ul) << RING;
@@ -320,6 +402,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                      tiles_y, tile_mark, next_list, counters);
     if (lid == 9 && scratch->reached != 0)
         queue_tile(tile, round + 1, tile_mark, next_list, counters);
+    // The tag says which slot holds the state after this round, and what
+    // the other holds: bit 2, nothing (this was the tile's first visit);
+    // bit 1, the state after round - 1 (its front is this round's).
+    if (lid == OWN_TAG_READER && !again)
+        tags[tile] = (round << 3) | ((own_tag >> 3) == 0 ? 4u : 0u) | ((own_tag >> 3) + 1 == round ? 2u : 0u) |
+                     keep_slot;
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
 }

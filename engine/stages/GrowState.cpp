@@ -168,6 +168,8 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     } else if (tiles) {
         ensure(tileMark, 2 * tileCount() * 4);
         ensure(tileLists, 3 * tileCount() * 4);
+        if (!isVolume()) // the ring step's rows of each tile (kernels/tile_step_ring.h)
+            ensure(ringRows, tileCount() * growTileSide * 16);
     } else {
         ensure(frontier[0], pixels * 4);
         ensure(frontier[1], pixels * 4);
@@ -525,7 +527,7 @@ Footprint GrowState::footprint() const
 {
     Footprint footprint;
     for (const cl::Buffer* buffer : {&luma, &labels[0], &labels[1], &stamps[0], &stamps[1], &frontier[0], &frontier[1],
-                                     &tileMark, &tileLists, &seedPixels, &seedLuma, &totals, &deltas, &regionStats,
+                                     &tileMark, &tileLists, &ringRows, &seedPixels, &seedLuma, &totals, &deltas, &regionStats,
                                      &counters, &packedLabels_, &packedStamps_})
         if ((*buffer)() != nullptr)
             footprint.deviceBytes += buffer->getInfo<CL_MEM_SIZE>();

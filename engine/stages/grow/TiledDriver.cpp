@@ -164,6 +164,7 @@ void TiledDriver::setArguments(Run& run)
     tiles.setArg(a++, state.tileMark);
     tiles.setArg(a++, state.tileLists);
     tiles.setArg(a++, state.counters);
+    tiles.setArg(a++, state.ringRows);
 }
 
 // The window is done: the next starts with its deferred tiles as the list
