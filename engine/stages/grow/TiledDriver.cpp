@@ -25,6 +25,9 @@
 namespace rgx::grow {
 namespace {
 
+// The first batch of rounds of a fused launch on a GPU (below).
+constexpr uint32_t firstTileBatchOnGpu = 256;
+
 // A tile round is not an iteration: the levels of one round differ from
 // tile to tile. Its commands carry no iteration (their notes name the
 // rounds), so that per-iteration views leave them out.
@@ -91,7 +94,13 @@ void TiledDriver::grow(Run& run)
         residentGroups_ *= 2;
 
     uint32_t round = 1; // the next round to run
-    uint32_t batch = firstFusedBatch;
+    // A fused launch ends at the first round that queues nothing. On a GPU
+    // the first batch is long enough for most clicks (4096², 64 seeds in
+    // mode range: 245 rounds), so that they are one launch and one summary
+    // (the summary enqueued behind a first launch that did not end the run
+    // is done again); a CPU's rounds are slower: it starts with short
+    // batches, to cancel and show the growth sooner.
+    uint32_t batch = info.type == "GPU" ? firstTileBatchOnGpu : firstFusedBatch;
     // Each round settles at least one more level everywhere (grow_tiles.cl):
     // a window takes at most its levels + 2 rounds, a run without windows
     // its largest stamp + 2, a run of ring steps exactly ringLevels levels a
