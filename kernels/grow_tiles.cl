@@ -205,8 +205,7 @@ inline void defer_tile(const uint tile, const uint horizon, const uint tile_coun
 // tile: the last round it was queued for, and the last window it was
 // deferred to (per-pixel step), the level a step stopped at (bitmap step) or
 // the tile's tag of ring_rows (ring step, tile_step_ring.h). ring_rows: 32
-// rows of four words per tile, then two words per tile, for the ring step;
-// unused by the others.
+// rows of four words per tile for the ring step, unused by the others.
 // No stamp exceeds horizon (see the top of this file).
 // The run's first launch (fused, from round 1) places its `seeds_to_place`
 // seeds first (seed_placement.h): the roll call is then the grid barrier

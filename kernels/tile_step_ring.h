@@ -73,8 +73,6 @@ typedef struct {
     uint reached;                      // the last level classified pixels of the tile
     uint label_min;                    // of the front in the copy
     uint label_max;
-    uint next_min;                     // of the tile's own pixels of its last level
-    uint next_max;
     uint changed;
     uint queued;                       // the round's tile count, broadcast to the group
     uint first;                        // the group's first tile of the round
@@ -199,13 +197,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint row_tile = in_tiles ? (uint)row_tile_y * tiles_x + (uint)row_tile_x : 0;
     const uint row_word = ((row_tile * SIDE + (uint)(gy - row_tile_y * SIDE)) * 2 + (uint)(gx - row_tile_x * SIDE) / SEGMENT_BITS) * 2;
     volatile __global uint* tags = tile_mark + tiles_x * tiles_y;
-    volatile __global uint* bounds = ring_rows + tiles_x * tiles_y * SIDE * 4;
     uint tag = 0;
-    uint2 words = (uint2)(0, 0), labels_of = (uint2)(0, 0);
+    uint2 words = (uint2)(0, 0);
     if (round > 1 && in_tiles) {
         tag = tags[row_tile];
         words = ring_words2(ring_rows + row_word);
-        labels_of = ring_words2(bounds + 2 * row_tile);
     }
     if (lid == OWN_TAG_READER)
         scratch->own_tag = tag;
@@ -249,24 +245,15 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             const bool earlier = visit != 0 && visit < round;
             const bool before = visit == round && (tag & 4u) == 0;
             if (earlier || before) {
-                const bool second = ((tag & 1u) ^ (before ? 1u : 0u)) != 0;
-                const uint word = second ? words.y : words.x;
+                const uint word = ((tag & 1u) ^ (before ? 1u : 0u)) != 0 ? words.y : words.x;
                 // Its front is this round's where that visit was round - 1's.
                 const bool front_now = earlier ? visit + 1 == round : (tag & 2u) != 0;
                 known = word & 0xFFFFu & inside;
                 front = front_now ? (word >> 16) & known : 0;
-                // The labels of the tile's whole front bound those of mine.
-                const uint range = second ? labels_of.y : labels_of.x;
-                if (front != 0) {
-                    label_min = range & 0xFFFFu;
-                    label_max = range >> 16;
-                }
             }
         }
         open = inside & ~known;
-        // Round 1 reads the front's labels now; later rounds only where
-        // the bounds leave more than one region in the copy (below).
-        for (uint left = round == 1 ? front : 0u; left != 0; left &= left - 1u) {
+        for (uint left = front; left != 0; left &= left - 1u) {
             const uint b = 31u - clz(left & (0u - left));
             const uint k = labels[gy * width + gx + (int)b];
             scratch->label[y * COPY + shift + (int)b] = (ushort)k;
@@ -285,8 +272,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         scratch->edges = 0;
         scratch->reached = 0;
         scratch->changed = 0;
-        scratch->next_min = 0xFFFFu;
-        scratch->next_max = 0;
     }
     // The copy and the front's rows are in place, the group's words reset.
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -312,16 +297,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                                 scratch->label_min <= region_total
                             ? scratch->label_min
                             : 0;
-    // Several regions (or none) may meet in the copy: the front's labels.
-    if (single == 0 && round > 1) {
-        if (gy >= 0 && gy < height)
-            for (uint left = front; left != 0; left &= left - 1u) {
-                const uint b = 31u - clz(left & (0u - left));
-                scratch->label[y * COPY + shift + (int)b] = labels[gy * width + gx + (int)b];
-            }
-        // The front's labels are in place.
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
     if (single != 0) {
         const uint seed = single <= RING_SEEDS ? scratch->seed[single - 1] : seed_luma[single - 1];
         for (int b = 0; b < SEGMENT_BITS; ++b)
@@ -407,19 +382,6 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         // what its last level reached (the next round's front).
         const uint next_front = level == front_level + RING ? scratch->front.parts[buffer][lid] : 0u;
         ring_rows[row_word + keep_slot] = ((known | written) & 0xFFFFu) | (next_front << 16);
-        if (next_front != 0) {
-            uint low = single, high = single;
-            if (single == 0) {
-                low = 0xFFFFu;
-                for (uint left = next_front; left != 0; left &= left - 1u) {
-                    const uint k = scratch->label[y * COPY + shift + (int)(31u - clz(left & (0u - left)))];
-                    low = min(low, k);
-                    high = max(high, k);
-                }
-            }
-            atomic_min(&scratch->next_min, low);
-            atomic_max(&scratch->next_max, high);
-        }
         const ulong at = ((ulong)scratch->front.parts[buffer][lid] << shift) & tile_columns;
         if (level == last_level && last_level < cap && at != 0) {
             const ulong left = ((1ul << RING) - 1ul) << RING;
@@ -443,12 +405,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // The tag says which slot holds the state after this round, and what
     // the other holds: bit 2, nothing (this was the tile's first visit);
     // bit 1, the state after round - 1 (its front is this round's).
-    if (lid == OWN_TAG_READER) {
-        bounds[2 * tile + keep_slot] = scratch->next_min | (scratch->next_max << 16);
-        if (!again)
-            tags[tile] = (round << 3) | ((own_tag >> 3) == 0 ? 4u : 0u) | ((own_tag >> 3) + 1 == round ? 2u : 0u) |
-                         keep_slot;
-    }
+    if (lid == OWN_TAG_READER && !again)
+        tags[tile] = (round << 3) | ((own_tag >> 3) == 0 ? 4u : 0u) | ((own_tag >> 3) + 1 == round ? 2u : 0u) |
+                     keep_slot;
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
 }

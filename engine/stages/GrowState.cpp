@@ -168,8 +168,8 @@ GrowState::RunStart GrowState::prepareRun(const GrowVariant& variant, bool tiles
     } else if (tiles) {
         ensure(tileMark, 2 * tileCount() * 4);
         ensure(tileLists, 3 * tileCount() * 4);
-        if (!isVolume()) // the ring step's rows and front labels of each tile (kernels/tile_step_ring.h)
-            ensure(ringRows, tileCount() * (growTileSide * 16 + 8));
+        if (!isVolume()) // the ring step's rows of each tile (kernels/tile_step_ring.h)
+            ensure(ringRows, tileCount() * growTileSide * 16);
     } else {
         ensure(frontier[0], pixels * 4);
         ensure(frontier[1], pixels * 4);

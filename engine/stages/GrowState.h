@@ -173,7 +173,7 @@ public:
     cl::Buffer frontier[2]; // queue frontier only
     cl::Buffer tileMark;    // fusion=tiles only
     cl::Buffer tileLists;
-    cl::Buffer ringRows;    // fusion=tiles on an image: 32 rows of 16 bytes a tile, 8 more
+    cl::Buffer ringRows;    // fusion=tiles on an image: 32 rows of 16 bytes a tile
     cl::Buffer seedPixels;  // per region
     cl::Buffer seedLuma;
     cl::Buffer totals;

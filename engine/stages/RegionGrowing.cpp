@@ -89,9 +89,8 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
     // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4);
     // tiles two marks and three list entries (20 bytes) per tile of 32 x 32,
-    // and on an image the ring step's rows and front labels (520 bytes; a
-    // volume's bricks of 8 x 8 x 8 have none: their 40 bytes a 1024 voxels
-    // are less).
+    // and on an image the ring step's rows (512 bytes; a volume's bricks of
+    // 8 x 8 x 8 have no rows: their 40 bytes a 1024 voxels are less).
     // fusion=tiles can fall back to levels, so it counts the queue too.
     uint64_t perPixel = 2 + 2 + 4;
     if (variant.frontier == Frontier::Sweep)
@@ -100,7 +99,7 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
         perPixel += 8;
     uint64_t bytes = pixelCount * perPixel;
     if (variant.fusion == Fusion::Tiles) {
-        bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * (20 + 520);
+        bytes += (pixelCount + growTileSide * growTileSide - 1) / (growTileSide * growTileSide) * (20 + 512);
         // The ties' label pass (grow/LabelTies.cpp, tieLimits): totals per
         // stamp and region (12 bytes, at most one for 16 pixels or 2^18),
         // up to one tie in 32 pixels of an image, or 65536, listed, sorted,
