@@ -54,6 +54,9 @@
 #define SEGMENT_BITS 16
 // Seed lumas kept in local memory (the others are read from global memory).
 #define RING_SEEDS 256
+// Regions a copy's front may hold for the levels to go by bit operations,
+// a front per region (more go candidate by candidate).
+#define RING_REGIONS 4
 #ifndef RGX_RING_PTX
 #define RGX_RING_PTX 0
 #endif
@@ -66,8 +69,10 @@ typedef struct {
     ushort bound_max[RGX_WG_SIZE];
     union {                            // the front's rows, two buffers, written 16 bits a
         ulong rows[2][COPY];           // work-item and read a row at once (on a
-        ushort parts[2][COPY * SEGMENTS]; // little-endian device part s is bits 16 s on)
-    } front;
+        ushort parts[2][COPY * SEGMENTS]; // little-endian device part s is bits 16 s on);
+    } front[RING_REGIONS];             // one per region, or [0] all of it (candidate by candidate)
+    ushort region[RING_REGIONS];       // the label of each front, smallest first
+    uint present;                      // bit k: label label_min + k is on the front
     uint seed[RING_SEEDS];             // the first regions' seed lumas
     uint edges;                        // bit d: the last level reached within RING of neighbour tile d
     uint reached;                      // the last level classified pixels of the tile
@@ -113,15 +118,15 @@ inline uint2 ring_words2(volatile __global uint* p)
 #endif
 }
 
-// Row y of the front buffer `b` as one word, bit x for column x; 0 outside.
-inline ulong front_row(__local const TileScratch* scratch, int b, int y)
+// Row y of buffer `b` of front `f` as one word, bit x for column x; 0 outside.
+inline ulong front_row(__local const TileScratch* scratch, int f, int b, int y)
 {
     if (y < 0 || y >= COPY)
         return 0;
 #ifdef __ENDIAN_LITTLE__
-    return scratch->front.rows[b][y];
+    return scratch->front[f].rows[b][y];
 #else
-    __local const ushort* part = scratch->front.parts[b] + y * SEGMENTS;
+    __local const ushort* part = scratch->front[f].parts[b] + y * SEGMENTS;
     return (ulong)part[0] | ((ulong)part[1] << 16) | ((ulong)part[2] << 32) | ((ulong)part[3] << 48);
 #endif
 }
@@ -261,7 +266,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             label_max = max(label_max, k);
         }
     }
-    scratch->front.parts[0][lid] = (ushort)front;
+    scratch->front[0].parts[0][lid] = (ushort)front;
     scratch->bound_min[lid] = (ushort)label_min;
     scratch->bound_max[lid] = (ushort)label_max;
     for (uint k = (uint)lid; k < min(region_total, (uint)RING_SEEDS); k += RGX_WG_SIZE)
@@ -269,6 +274,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     if (lid == 0) {
         scratch->label_min = 0xFFFFu;
         scratch->label_max = 0;
+        scratch->present = 0;
         scratch->edges = 0;
         scratch->reached = 0;
         scratch->changed = 0;
@@ -292,16 +298,52 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     barrier(CLK_LOCAL_MEM_FENCE);
     // Labels only spread: where the front holds one region, every candidate
     // joins it exactly when its range holds the candidate's luma, and a
-    // level is bit operations alone, as in the bitmap step.
-    const uint single = scratch->label_min == scratch->label_max && scratch->label_min >= 1 &&
-                                scratch->label_min <= region_total
-                            ? scratch->label_min
-                            : 0;
-    if (single != 0) {
-        const uint seed = single <= RING_SEEDS ? scratch->seed[single - 1] : seed_luma[single - 1];
+    // level is bit operations alone, as in the bitmap step. Where it holds
+    // a few, a front per region: a candidate joins the first region, in
+    // label order, whose front it touches and whose range holds its luma,
+    // which is the smallest label of its front neighbours that takes it.
+    const uint lowest = scratch->label_min, highest = scratch->label_max; // on the front
+    int regions = 0; // fronts by region; 0: candidate by candidate
+    if (lowest == highest && lowest >= 1 && lowest <= region_total) {
+        regions = 1;
+        if (lid == 0)
+            scratch->region[0] = (ushort)lowest;
+    } else if (lowest >= 1 && highest <= region_total && highest - lowest < 32) {
+        uint present = 0;
+        for (uint left = front; left != 0; left &= left - 1u)
+            present |= 1u << (scratch->label[y * COPY + shift + (int)(31u - clz(left & (0u - left)))] - lowest);
+        if (present != 0)
+            atomic_or(&scratch->present, present);
+        // Every label on the front is noted.
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint all = scratch->present;
+        if (popcount(all) <= RING_REGIONS) {
+            int i = 0;
+            for (uint left = all; left != 0; left &= left - 1u, ++i) {
+                const uint k = lowest + (31u - clz(left & (0u - left)));
+                uint mine_k = 0;
+                for (uint f = front; f != 0; f &= f - 1u) {
+                    const uint b = 31u - clz(f & (0u - f));
+                    if (scratch->label[y * COPY + shift + (int)b] == k)
+                        mine_k |= 1u << b;
+                }
+                scratch->front[i].parts[0][lid] = (ushort)mine_k;
+                if (lid == 0)
+                    scratch->region[i] = (ushort)k;
+            }
+            regions = i;
+            // The fronts by region are in place.
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    // Which of my pixels each region's range holds.
+    uint within[RING_REGIONS] = {0, 0, 0, 0};
+    for (int i = 0; i < regions; ++i) {
+        const uint k = regions == 1 ? lowest : scratch->region[i];
+        const uint seed = k <= RING_SEEDS ? scratch->seed[k - 1] : seed_luma[k - 1];
         for (int b = 0; b < SEGMENT_BITS; ++b)
-            if (!within_range(mine[b], seed, lower, upper))
-                open &= ~(1u << b);
+            if (within_range(mine[b], seed, lower, upper))
+                within[i] |= 1u << b;
     }
 
     uint level = front_level; // the front's
@@ -314,37 +356,54 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // would cost the group an atomic and a read each level, and a copy's
     // front mostly lives through the round (14.1 of 16 levels a visit at
     // 4096² with 64 seeds, docs/PERFORMANCE.md).
+    uint which[2] = {0, 0}; // the region (bits 0 and 1 of its index) each of my pixels joined
+    uint last_joined = front;
     while (level < last_level) {
-        const ulong up = front_row(scratch, buffer, y - 1);
-        const ulong row = front_row(scratch, buffer, y);
-        const ulong down = front_row(scratch, buffer, y + 1);
-        const ulong across = row | (row << 1) | (row >> 1);
-        const ulong reach = connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) | (down >> 1)
-                                              : across | up | down;
-        uint candidates = (uint)(reach >> shift) & 0xFFFFu & open;
         uint joined = 0;
-        if (single != 0) {
-            joined = candidates;
-            candidates = 0;
-        }
-        while (candidates != 0) {
-            const uint b = 31u - clz(candidates & (0u - candidates));
-            candidates &= candidates - 1u;
-            const int x = shift + (int)b;
-            const uint k = ring_region(scratch, x, y, up, row, down, connectivity, seed_luma, region_total, lower, upper);
-            if (k != 0) {
-                // Nobody reads a joiner's label before the next level.
-                scratch->label[y * COPY + x] = (ushort)k;
-                joined |= 1u << b;
+        if (regions > 0) {
+            for (int i = 0; i < regions; ++i) {
+                const ulong up = front_row(scratch, i, buffer, y - 1);
+                const ulong row = front_row(scratch, i, buffer, y);
+                const ulong down = front_row(scratch, i, buffer, y + 1);
+                const ulong across = row | (row << 1) | (row >> 1);
+                const ulong reach = connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) |
+                                                            (down >> 1)
+                                                      : across | up | down;
+                const uint joins = (uint)(reach >> shift) & 0xFFFFu & open & within[i] & ~joined;
+                joined |= joins;
+                which[0] |= (i & 1) ? joins : 0u;
+                which[1] |= (i & 2) ? joins : 0u;
+                scratch->front[i].parts[buffer ^ 1][lid] = (ushort)joins;
             }
+        } else {
+            const ulong up = front_row(scratch, 0, buffer, y - 1);
+            const ulong row = front_row(scratch, 0, buffer, y);
+            const ulong down = front_row(scratch, 0, buffer, y + 1);
+            const ulong across = row | (row << 1) | (row >> 1);
+            const ulong reach = connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) | (down >> 1)
+                                                  : across | up | down;
+            uint candidates = (uint)(reach >> shift) & 0xFFFFu & open;
+            while (candidates != 0) {
+                const uint b = 31u - clz(candidates & (0u - candidates));
+                candidates &= candidates - 1u;
+                const int x = shift + (int)b;
+                const uint k =
+                    ring_region(scratch, x, y, up, row, down, connectivity, seed_luma, region_total, lower, upper);
+                if (k != 0) {
+                    // Nobody reads a joiner's label before the next level.
+                    scratch->label[y * COPY + x] = (ushort)k;
+                    joined |= 1u << b;
+                }
+            }
+            scratch->front[0].parts[buffer ^ 1][lid] = (ushort)joined;
         }
         open &= ~joined;
         level += 1;
         for (int plane = 0; plane < 5; ++plane)
             if (((level - front_level) >> plane) & 1u)
                 planes[plane] |= joined;
-        scratch->front.parts[buffer ^ 1][lid] = (ushort)joined;
-        // The level's front and labels are in place before the next reads them.
+        last_joined = joined;
+        // The level's fronts and labels are in place before the next reads them.
         barrier(CLK_LOCAL_MEM_FENCE);
         buffer ^= 1;
     }
@@ -374,15 +433,16 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                 offset |= ((planes[plane] >> b) & 1u) << plane;
             const uint g = (uint)gy * (uint)width + (uint)x;
             stamps[g] = front_level + offset;
-            labels[g] = single != 0 ? (ushort)single : scratch->label[y * COPY + shift + (int)b];
+            labels[g] = regions > 0 ? scratch->region[((which[1] >> b) & 1u) << 1 | ((which[0] >> b) & 1u)]
+                                    : scratch->label[y * COPY + shift + (int)b];
         }
         if (written != 0)
             atomic_or(&scratch->changed, 1u);
         // The rows the tile keeps of itself: what is classified now, and
         // what its last level reached (the next round's front).
-        const uint next_front = level == front_level + RING ? scratch->front.parts[buffer][lid] : 0u;
+        const uint next_front = level == front_level + RING ? last_joined : 0u;
         ring_rows[row_word + keep_slot] = ((known | written) & 0xFFFFu) | (next_front << 16);
-        const ulong at = ((ulong)scratch->front.parts[buffer][lid] << shift) & tile_columns;
+        const ulong at = ((ulong)last_joined << shift) & tile_columns;
         if (level == last_level && last_level < cap && at != 0) {
             const ulong left = ((1ul << RING) - 1ul) << RING;
             const ulong right = ((1ul << RING) - 1ul) << SIDE;

@@ -26,7 +26,7 @@ namespace rgx::grow {
 namespace {
 
 // The first batch of rounds of a fused launch on a GPU (below).
-constexpr uint32_t firstTileBatchOnGpu = 256;
+constexpr uint32_t firstTileBatchOnGpu = 512;
 
 // A tile round is not an iteration: the levels of one round differ from
 // tile to tile. Its commands carry no iteration (their notes name the
@@ -95,8 +95,9 @@ void TiledDriver::grow(Run& run)
 
     uint32_t round = 1; // the next round to run
     // A fused launch ends at the first round that queues nothing. On a GPU
-    // the first batch is long enough for most clicks (4096², 64 seeds in
-    // mode range: 245 rounds), so that they are one launch and one summary
+    // the first batch is long enough for most clicks (64 seeds in mode
+    // range: 245 rounds at 4096², 324 at 8192²), so that they are one
+    // launch and one summary
     // (the summary enqueued behind a first launch that did not end the run
     // is done again); a CPU's rounds are slower: it starts with short
     // batches, to cancel and show the growth sooner.
