@@ -416,8 +416,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint tile_bits = (uint)(tile_columns >> shift) & 0xFFFFu;
     const int tile_row = y - RING;
     // The slot the tile writes its rows to: not the one that holds the
-    // state before this round, which other tiles read during it (a retried
-    // round, after a stall, writes the same slot again).
+    // state before this round, which other tiles read during it. (A tile
+    // is listed once a round, and no driver runs a round twice; were its
+    // visit ever run again in the same round, it would write the same slot.)
     const uint own_tag = scratch->own_tag;
     const bool again = (own_tag >> 3) == round;
     const uint keep_slot = again ? own_tag & 1u : (own_tag & 1u) ^ 1u;
