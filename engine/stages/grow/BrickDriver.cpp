@@ -148,17 +148,7 @@ private:
     // One round per launch: the kernel boundary is the barrier.
     void launchEach(Run& run, uint32_t round, uint32_t upTo)
     {
-        cl::Kernel& bricks = *bricks_;
-        const size_t firstRecord = run.timings.size();
-        for (uint32_t r = round; r <= upTo; ++r) {
-            bricks.setArg(0, cl_uint(r));
-            bricks.setArg(1, cl_uint(r));
-            run.queue.enqueueNDRangeKernel(bricks, cl::NullRange, cl::NDRange(eachGroups_ * groupSize),
-                                           cl::NDRange(groupSize), nullptr, run.timings.track("grow", "grow_bricks"));
-            run.timings.coverIterations(run.timings.size() - 1, -1, "brick round " + std::to_string(r));
-        }
-        run.readCounters(notAnIteration);
-        run.noteRoundsLeftEmpty(firstRecord, round, upTo, "brick");
+        run.launchEachRound(*bricks_, "grow_bricks", eachGroups_, groupSize, round, upTo, "brick");
     }
 
     // A work-item per row of the brick.

@@ -84,8 +84,18 @@ void Run::addNote(const std::string& text)
     result.note += (result.note.empty() ? "" : "; ") + text;
 }
 
-void Run::noteRoundsLeftEmpty(size_t firstRecord, uint32_t round, uint32_t upTo, const std::string& unit)
+void Run::launchEachRound(cl::Kernel& kernel, const char* name, size_t groups, size_t groupSize, uint32_t round,
+                          uint32_t upTo, const std::string& unit)
 {
+    const size_t firstRecord = timings.size();
+    for (uint32_t r = round; r <= upTo; ++r) {
+        kernel.setArg(0, cl_uint(r));
+        kernel.setArg(1, cl_uint(r));
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * groupSize), cl::NDRange(groupSize),
+                                   nullptr, timings.track("grow", name));
+        timings.coverIterations(timings.size() - 1, -1, unit + " round " + std::to_string(r));
+    }
+    readCounters(-1); // a round is no iteration
     const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
     for (uint32_t r = std::max(round, last + 1); r <= upTo; ++r)
         timings.coverIterations(firstRecord + (r - round), -1,

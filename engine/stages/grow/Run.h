@@ -89,11 +89,14 @@ struct Run {
     // Adds `text` to the run's note (how it deviated from its variant),
     // after what is there: a fallback's reason and a later stall both stay.
     void addNote(const std::string& text);
-    // After the read of a batch of launches of one round each, rounds
-    // `round` to `upTo` in timing records `firstRecord` on: the rounds past
-    // the last one that found work queued (the counters' last launched
-    // round) found none, and their notes say so.
-    void noteRoundsLeftEmpty(size_t firstRecord, uint32_t round, uint32_t upTo, const std::string& unit);
+    // Rounds `round` to `upTo` of a tile or brick kernel (`name`, its
+    // first two arguments the first and last round), one launch each of
+    // `groups` groups of `groupSize`: the kernel boundary is the barrier.
+    // Then the counters are read back; each launch's record names its
+    // round, and those past the last round that found work queued (the
+    // counters' last launched round) say they found none.
+    void launchEachRound(cl::Kernel& kernel, const char* name, size_t groups, size_t groupSize, uint32_t round,
+                         uint32_t upTo, const std::string& unit);
     void progress(uint32_t step, uint64_t size) const;
     // The maps so far (labels/stamps[set]) to the caller, when it wants a
     // picture now; with tiles, only the box touched so far.

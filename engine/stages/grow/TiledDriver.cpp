@@ -246,18 +246,8 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
 void TiledDriver::launchEach(Run& run, uint32_t round, uint32_t upTo)
 {
     const DeviceInfo& info = run.info;
-    cl::Kernel& tiles = *tiles_;
     const size_t groups = info.computeUnits > 1 ? std::min(groupsToFill(info), tileCount_) : 1;
-    const size_t firstRecord = run.timings.size();
-    for (uint32_t r = round; r <= upTo; ++r) {
-        tiles.setArg(0, cl_uint(r));
-        tiles.setArg(1, cl_uint(r));
-        run.queue.enqueueNDRangeKernel(tiles, cl::NullRange, cl::NDRange(groups * workGroup_), cl::NDRange(workGroup_),
-                                       nullptr, run.timings.track("grow", "grow_tiles"));
-        run.timings.coverIterations(run.timings.size() - 1, -1, "tile round " + std::to_string(r));
-    }
-    run.readCounters(notAnIteration);
-    run.noteRoundsLeftEmpty(firstRecord, round, upTo, "tile");
+    run.launchEachRound(*tiles_, "grow_tiles", groups, workGroup_, round, upTo, "tile");
 }
 
 } // namespace
