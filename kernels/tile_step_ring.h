@@ -469,8 +469,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     if (lid == OWN_TAG_READER && !again)
         tags[tile] = (round << 3) | ((own_tag >> 3) == 0 ? 4u : 0u) | ((own_tag >> 3) + 1 == round ? 2u : 0u) |
                      keep_slot;
-    // The scratch words are read before the next tile resets them.
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // The scratch words are read before the next tile resets them, and
+    // the tag is written before the group's next tile reads it.
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
 #endif
