@@ -131,6 +131,15 @@ inline ulong front_row(__local const TileScratch* scratch, int f, int b, int y)
 #endif
 }
 
+// The pixels of a row that a front's rows up, row, down reach, by the
+// connectivity (bit x for column x).
+inline ulong ring_reach(ulong up, ulong row, ulong down, int connectivity)
+{
+    const ulong across = row | (row << 1) | (row >> 1);
+    return connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) | (down >> 1)
+                             : across | up | down;
+}
+
 // The region candidate (x, y) of the copy joins: the smallest label of its
 // front neighbours whose range holds its luma, 0 when none does.
 inline uint ring_region(__local const TileScratch* scratch, int x, int y, ulong up, ulong row, ulong down,
@@ -362,13 +371,8 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         uint joined = 0;
         if (regions > 0) {
             for (int i = 0; i < regions; ++i) {
-                const ulong up = front_row(scratch, i, buffer, y - 1);
-                const ulong row = front_row(scratch, i, buffer, y);
-                const ulong down = front_row(scratch, i, buffer, y + 1);
-                const ulong across = row | (row << 1) | (row >> 1);
-                const ulong reach = connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) |
-                                                            (down >> 1)
-                                                      : across | up | down;
+                const ulong reach = ring_reach(front_row(scratch, i, buffer, y - 1), front_row(scratch, i, buffer, y),
+                                               front_row(scratch, i, buffer, y + 1), connectivity);
                 const uint joins = (uint)(reach >> shift) & 0xFFFFu & open & within[i] & ~joined;
                 joined |= joins;
                 which[0] |= (i & 1) ? joins : 0u;
@@ -379,10 +383,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             const ulong up = front_row(scratch, 0, buffer, y - 1);
             const ulong row = front_row(scratch, 0, buffer, y);
             const ulong down = front_row(scratch, 0, buffer, y + 1);
-            const ulong across = row | (row << 1) | (row >> 1);
-            const ulong reach = connectivity == 8 ? across | up | (up << 1) | (up >> 1) | down | (down << 1) | (down >> 1)
-                                                  : across | up | down;
-            uint candidates = (uint)(reach >> shift) & 0xFFFFu & open;
+            uint candidates = (uint)(ring_reach(up, row, down, connectivity) >> shift) & 0xFFFFu & open;
             while (candidates != 0) {
                 const uint b = 31u - clz(candidates & (0u - candidates));
                 candidates &= candidates - 1u;
