@@ -12,6 +12,8 @@
 #endif
 // Regions summed in local memory before one global atomic per group.
 #define LOCAL_REGIONS 256
+// Pixels a work-item of summarize and pack_box reads before it uses them.
+#define PACK_AT_ONCE 4
 
 // A box of pixels: columns x0..x1, rows y0..y1 of each slice z0..z1
 // (inclusive) of an image whose slices are `slice_height` rows, stacked.
@@ -165,28 +167,45 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     for (uint row = get_group_id(0); row < rows; row += get_num_groups(0), walk_on(&walk)) {
         const uint z = touched.z0 + walk.z, y_in_slice = touched.y0 + walk.y;
         const uint y = z * slice_height + y_in_slice;
-        for (uint x = touched.x0 + lid; x <= touched.x1; x += RGX_WG_SIZE) {
+        // PACK_AT_ONCE pixels a work-item, RGX_WG_SIZE apart, in the order
+        // of one at a time: their stamps read together, then the labels and
+        // lumas of those classified, then each pixel counted.
+        for (uint x = touched.x0 + lid; x <= touched.x1; x += PACK_AT_ONCE * RGX_WG_SIZE) {
             const uint p = y * width + x;
-            const uint stamp = stamps[p];
-            if (stamp == UNCLASSIFIED)
-                continue;
-            min_x = min(min_x, x);
-            max_x = max(max_x, x);
-            min_y = min(min_y, y_in_slice);
-            max_y = max(max_y, y_in_slice);
-            min_z = min(min_z, z);
-            max_z = max(max_z, z);
-            max_stamp = max(max_stamp, stamp);
-            const uint k = labels[p];
-            if (k != run_region && run_count > 0) {
-                add_region_run(run_region, run_count, run_sum, local_regions, stats, region_stats);
-                run_count = 0;
-                run_sum = 0;
+            uint stamp[PACK_AT_ONCE];
+            uint label[PACK_AT_ONCE], value[PACK_AT_ONCE];
+#pragma unroll
+            for (int j = 0; j < PACK_AT_ONCE; ++j)
+                stamp[j] = x + (uint)j * RGX_WG_SIZE <= touched.x1 ? stamps[p + (uint)j * RGX_WG_SIZE] : UNCLASSIFIED;
+#pragma unroll
+            for (int j = 0; j < PACK_AT_ONCE; ++j) {
+                const bool classified = stamp[j] != UNCLASSIFIED;
+                label[j] = classified ? labels[p + (uint)j * RGX_WG_SIZE] : 0;
+                value[j] = classified ? luma[p + (uint)j * RGX_WG_SIZE] : 0;
             }
-            if (k >= 1 && k <= region_total) {
-                run_region = k;
-                run_count += 1;
-                run_sum += luma[p];
+#pragma unroll
+            for (int j = 0; j < PACK_AT_ONCE; ++j) {
+                if (stamp[j] == UNCLASSIFIED)
+                    continue;
+                const uint xj = x + (uint)j * RGX_WG_SIZE;
+                min_x = min(min_x, xj);
+                max_x = max(max_x, xj);
+                min_y = min(min_y, y_in_slice);
+                max_y = max(max_y, y_in_slice);
+                min_z = min(min_z, z);
+                max_z = max(max_z, z);
+                max_stamp = max(max_stamp, stamp[j]);
+                const uint k = label[j];
+                if (k != run_region && run_count > 0) {
+                    add_region_run(run_region, run_count, run_sum, local_regions, stats, region_stats);
+                    run_count = 0;
+                    run_sum = 0;
+                }
+                if (k >= 1 && k <= region_total) {
+                    run_region = k;
+                    run_count += 1;
+                    run_sum += value[j];
+                }
             }
         }
     }
@@ -245,21 +264,39 @@ inline void pack_box(__global const uint* stamps, __global const ushort* labels,
                      __global uchar* packed_labels, __global uchar* packed_stamps)
 {
     const uint rows = box.box_height * box.box_depth;
+    const uint across = get_global_size(0);
     RowWalk walk = row_walk(get_group_id(1), get_num_groups(1), box.box_height);
     for (uint row = get_group_id(1); row < rows; row += get_num_groups(1), walk_on(&walk)) {
         const uint first = ((box.z0 + walk.z) * slice_height + box.y0 + walk.y * box.step) * width + box.x0;
-        for (uint column = get_global_id(0); column < box.box_width; column += get_global_size(0)) {
-            const uint p = first + column * box.step;
-            const uint i = row * box.box_width + column;
-            if (label_bytes == 1)
-                packed_labels[i] = (uchar)labels[p];
-            else if (label_bytes == 2)
-                ((__global ushort*)packed_labels)[i] = labels[p];
-            const uint stamp = stamp_bytes != 0 ? stamps[p] : 0;
-            if (stamp_bytes == 2)
-                ((__global ushort*)packed_stamps)[i] = stamp == UNCLASSIFIED ? (ushort)0xFFFF : (ushort)stamp;
-            else if (stamp_bytes == 4)
-                ((__global uint*)packed_stamps)[i] = stamp;
+        // PACK_AT_ONCE columns a work-item, `across` apart (each load
+        // coalesced), all read before any is written: the loads are in
+        // flight together, where one at a time left the memory idle (a
+        // store may alias a later load, so the compiler keeps the order).
+        for (uint column = get_global_id(0); column < box.box_width; column += PACK_AT_ONCE * across) {
+            uint stamp[PACK_AT_ONCE];
+            ushort label[PACK_AT_ONCE];
+#pragma unroll
+            for (int j = 0; j < PACK_AT_ONCE; ++j) {
+                const uint c = column + (uint)j * across;
+                const uint p = first + c * box.step;
+                stamp[j] = stamp_bytes != 0 && c < box.box_width ? stamps[p] : 0;
+                label[j] = label_bytes != 0 && c < box.box_width ? labels[p] : 0;
+            }
+#pragma unroll
+            for (int j = 0; j < PACK_AT_ONCE; ++j) {
+                const uint c = column + (uint)j * across;
+                if (c >= box.box_width)
+                    continue;
+                const uint i = row * box.box_width + c;
+                if (label_bytes == 1)
+                    packed_labels[i] = (uchar)label[j];
+                else if (label_bytes == 2)
+                    ((__global ushort*)packed_labels)[i] = label[j];
+                if (stamp_bytes == 2)
+                    ((__global ushort*)packed_stamps)[i] = stamp[j] == UNCLASSIFIED ? (ushort)0xFFFF : (ushort)stamp[j];
+                else if (stamp_bytes == 4)
+                    ((__global uint*)packed_stamps)[i] = stamp[j];
+            }
         }
     }
 }

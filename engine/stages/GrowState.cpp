@@ -14,6 +14,10 @@
 
 namespace rgx {
 
+// Columns of a row a work-item of pack_maps reads before it writes them
+// (PACK_AT_ONCE in kernels/grow_session.cl).
+constexpr size_t packAtOnce = 4;
+
 // Where a read-back's stamps start in its host memory: after the labels
 // (labelBytes each), at a 4-byte boundary.
 static size_t stampsOffset(size_t count, int labelBytes)
@@ -437,7 +441,8 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     pack.setArg(a++, cl_uint(stampBytes));
     pack.setArg(a++, packedLabels_);
     pack.setArg(a++, packedStamps_);
-    const size_t columns = std::min<size_t>(size_t(maps.boxWidth + 63) / 64 * 64, 1024);
+    // A work-item packs packAtOnce columns of a row (PACK_AT_ONCE).
+    const size_t columns = std::min<size_t>((size_t(maps.boxWidth) + packAtOnce * 64 - 1) / (packAtOnce * 64) * 64, 1024);
     const size_t rows = std::min<size_t>(size_t(maps.boxHeight) * size_t(maps.boxDepth), 4096);
     cl::Event* done = timings.track("download", "pack_maps");
     device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
@@ -473,7 +478,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     pack.setArg(a++, packedStamps_);
     // The box is the device's: a fixed range, each work-item striding over
     // columns and rows (as pack_maps does past 1024 columns and 4096 rows).
-    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(256, 256), cl::NDRange(64, 1), nullptr,
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(512, 256), cl::NDRange(64, 1), nullptr,
                                          timings.track("download", "pack_maps"));
 }
 
