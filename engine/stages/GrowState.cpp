@@ -478,7 +478,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     pack.setArg(a++, packedStamps_);
     // The box is the device's: a fixed range, each work-item striding over
     // columns and rows (as pack_maps does past 1024 columns and 4096 rows).
-    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(512, 256), cl::NDRange(64, 1), nullptr,
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(256, 256), cl::NDRange(64, 1), nullptr,
                                          timings.track("download", "pack_maps"));
 }
 
