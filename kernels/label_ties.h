@@ -213,7 +213,11 @@ void label_ties(const uint tie_level_count, __global const uint* tie_levels, __g
         after = TIE_TRIPLE(j + 2);
         if (lid < region_total)
             means[lid] = mean_of(now.unique_sum + tie_sum, now.unique_count + tie_count);
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        // Local memory only: a fence on global memory would also wait for
+        // the loads of the next level, read ahead above (NVIDIA's driver
+        // waits for them there), and this level reads no global memory
+        // that this work-group wrote in it.
+        barrier(CLK_LOCAL_MEM_FENCE);
         __local const ushort* before = ring[(now.level - 1) & 1];
         __local ushort* mine = ring[now.level & 1];
         for (uint i = lid; i < now.count; i += RGX_WG_SIZE) {
@@ -237,7 +241,14 @@ void label_ties(const uint tie_level_count, __global const uint* tie_levels, __g
                 local_add_u64_wide(&stats[(k - 1) * STATS_WORDS + 1], ref[RGX_NEIGHBOURS]);
             }
         }
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        // The next level finds this one's labels in the ring, or where this
+        // level has more ties than the ring holds, in tie_labels: only then
+        // must this level's global writes be seen by the group (the
+        // condition is the same for every work-item).
+        if (now.count > TIE_RING)
+            barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        else
+            barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < region_total) {
             tie_count += stats[lid * STATS_WORDS];
             tie_sum += ((ulong)stats[lid * STATS_WORDS + 2] << 32) | stats[lid * STATS_WORDS + 1];
