@@ -231,10 +231,8 @@ void label_ties(const uint tie_level_count, __global const uint* tie_levels, __g
         after = TIE_TRIPLE(j + 2);
         if (lid < region_total)
             means[lid] = mean_of(now.unique_sum + tie_sum, now.unique_count + tie_count);
-        // Local memory only: a fence on global memory would also wait for
-        // the loads of the next level, read ahead above (NVIDIA's driver
-        // waits for them there), and this level reads no global memory
-        // that this work-group wrote in it.
+        // The means are in local memory; this level reads no global memory
+        // that the group wrote since the barrier below.
         barrier(CLK_LOCAL_MEM_FENCE);
         __local const ushort* before = ring[(now.level - 1) & 1];
         __local ushort* mine = ring[now.level & 1];
