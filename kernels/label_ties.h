@@ -19,6 +19,8 @@
 #ifndef RGX_LABEL_TIES_H
 #define RGX_LABEL_TIES_H
 
+#include "region_mean.h"
+
 // A tie's neighbour of the stamp before, as tie_refs notes it: 0 none, a
 // label (1 .. 256) where that neighbour has one seed nearest, else where
 // label_ties keeps that tie's label: its level's slot in local memory
@@ -156,27 +158,6 @@ typedef struct {
 
 // (level, start, count) of tie level j, or none past the last.
 #define TIE_TRIPLE(j) ((j) < tie_level_count ? (uint3)(tie_levels[(j) * 3], tie_levels[(j) * 3 + 1], tie_levels[(j) * 3 + 2]) : (uint3)(1, 0, 0))
-
-// M_k = floor(sum * 256 / count), for a mean of 16-bit lumas (below 2^24).
-// A level of ties waits for it, and a 64-bit division is a long routine
-// on a GPU: a float quotient, at most a few units off, is corrected by
-// its remainder.
-inline uint mean_of(ulong sum, uint count)
-{
-    const ulong scaled = sum << 8;
-    const uint divisor = max(count, 1u);
-    uint q = (uint)min((float)scaled / (float)divisor, 16777215.0f);
-    long r = (long)scaled - (long)q * (long)divisor;
-    while (r < 0) {
-        --q;
-        r += divisor;
-    }
-    while (r >= (long)divisor) {
-        ++q;
-        r -= divisor;
-    }
-    return q;
-}
 
 // SPEC step 4 for a tie whose neighbours are in `ref` (tie_refs), with
 // `ring` the labels of the level before in local memory: the neighbours'
