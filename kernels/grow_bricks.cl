@@ -75,6 +75,7 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
     __local uint wrote;               // a voxel's stamp was lowered
     __local uint verdict;             // the grid barrier's
     __local uint round_count;
+    __local uint settled[GROUP * BRICK]; // the visit's stamps, row t at t * BRICK
     const int depth = height / slice_height;
     const uint bricks_x = ((uint)width + BRICK - 1) / BRICK;
     const uint bricks_y = ((uint)slice_height + BRICK - 1) / BRICK;
@@ -211,17 +212,16 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
                     atomic_or(&changed[level % 3], 1u);
             }
 
-            // The voxels improved, written; the neighbouring bricks whose halo
+            // The voxels improved, noted; the neighbouring bricks whose halo
             // voxels they can lower, queued.
             uint bits = 0;
             bool lowered = false;
 #pragma unroll
             for (int i = 0; i < BRICK; ++i) {
                 const int px = i + 1;
+                settled[t * BRICK + i] = s[i];
                 if (s[i] >= halo[at * HALO + px])
                     continue;
-                stamps[row_start + (uint)i] = s[i];
-                labels[row_start + (uint)i] = 1;
                 lowered = true;
                 if (!face_row && i != 0 && i != BRICK - 1)
                     continue;
@@ -241,6 +241,25 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
             if (lowered)
                 atomic_or(&wrote, 1u);
             barrier(CLK_LOCAL_MEM_FENCE);
+            // The lowered stamps, written across the rows: voxel v of the
+            // brick by work-item v % 64, so that a warp's store covers four
+            // rows of 8 voxels, four sectors, where the row's owner writing
+            // its own 8 made each store touch 32 rows (whole 512^3 volume on
+            // the H100: grow_bricks 10.46 -> 8.95 ms).
+            if (wrote != 0) {
+#pragma unroll
+                for (int k = 0; k < BRICK; ++k) {
+                    const int v = t + k * GROUP, vx = v % BRICK, row = v / BRICK;
+                    const int vy = row % BRICK + 1, vz = row / BRICK + 1; // in the padded brick
+                    const uint now = settled[v];
+                    if (now < halo[(vz * HALO + vy) * HALO + vx + 1]) {
+                        const uint p = ((uint)(bz * BRICK + vz - 1) * (uint)slice_height + (uint)(by * BRICK + vy - 1)) *
+                                           (uint)width + (uint)(bx * BRICK + vx);
+                        stamps[p] = now;
+                        labels[p] = 1;
+                    }
+                }
+            }
             // The box the run touched (summarize reads only that): a word a
             // work-item, its atomic only where the brick widens the box (the
             // words only widen, so a word read as wide enough is).

@@ -4,6 +4,8 @@
 #ifndef RGX_LABEL_LEVELS_FUSED_H
 #define RGX_LABEL_LEVELS_FUSED_H
 
+#include "region_mean.h"
+
 // A voxel of a level: its index, where it lies, its luma and which
 // neighbours have the stamp before its own (count_stamps' `info`).
 typedef struct {
@@ -133,7 +135,7 @@ void label_levels_fused(const uint levels, __global const uint* ends, __global c
                 count[j] += before_slot[k * STATS_WORDS];
                 sum[j] += ((ulong)before_slot[k * STATS_WORDS + 2] << 32) | before_slot[k * STATS_WORDS + 1];
             }
-            means[k] = (uint)((sum[j] << 8) / (ulong)max(count[j], 1u));
+            means[k] = mean_of(sum[j], count[j]);
             stats[k * STATS_WORDS] = stats[k * STATS_WORDS + 1] = stats[k * STATS_WORDS + 2] = 0;
         }
         if (get_group_id(0) == 0)

@@ -1,5 +1,5 @@
 // A region's mean as SPEC.md's rules compare it, M_k = floor(256 sum /
-// count), for the levels of label_ties.h. A level of ties waits for it,
+// count), for the levels of label_ties.h and label_levels_fused.h. A level waits for it,
 // and a 64-bit division is a long routine on a GPU: a float quotient, at
 // most a few units off, is corrected by its remainder until 0 <= remainder
 // < count, so the result is the exact floor (tests/engine/RegionMeanTest.cpp
