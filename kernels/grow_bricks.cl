@@ -34,6 +34,9 @@
 #define HALO_WORDS (HALO * HALO * HALO)
 #define GROUP (BRICK * BRICK)     // a work-item per row of the brick
 
+// A voxel's entry level `e` lowered by a neighbour's stamp h in the halo.
+inline uint entry_from(uint e, uint h) { return h != UNCLASSIFIED ? min(e, h + 1) : e; }
+
 inline uint along_x(uint bits) { return (bits | (bits << 1) | (bits >> 1)) & 0xFFu; }
 
 // The voxels of the row at `at` (rows padded by an empty one on every side,
@@ -158,7 +161,25 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
                     continue;
                 open |= 1u << i;
                 uint e = halo[at * HALO + px];
-                if (face_row || i == 0 || i == BRICK - 1) {
+                if (connectivity == 6) {
+                    // The face neighbours outside the brick, at most three,
+                    // read straight from the halo: the loop over the
+                    // neighbour table below made every face row's work-item
+                    // test ten entries a voxel (whole 512^3 volume on the
+                    // H100, with the reach below: grow_bricks 8.94 -> 5.85 ms).
+                    if (i == 0)
+                        e = entry_from(e, halo[at * HALO]);
+                    if (i == BRICK - 1)
+                        e = entry_from(e, halo[at * HALO + HALO - 1]);
+                    if (ry == 1)
+                        e = entry_from(e, halo[(at - 1) * HALO + px]);
+                    if (ry == BRICK)
+                        e = entry_from(e, halo[(at + 1) * HALO + px]);
+                    if (rz == 1)
+                        e = entry_from(e, halo[(at - HALO) * HALO + px]);
+                    if (rz == BRICK)
+                        e = entry_from(e, halo[(at + HALO) * HALO + px]);
+                } else if (face_row || i == 0 || i == BRICK - 1) {
                     for (int d = 0; d < neighbour_end(connectivity); ++d) {
                         if (!neighbour_in_use(d, connectivity))
                             continue;
@@ -225,6 +246,24 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
                 lowered = true;
                 if (!face_row && i != 0 && i != BRICK - 1)
                     continue;
+                if (connectivity == 6) {
+                    // Bit (ox + 1) + 3 ((oy + 1) + 3 (oz + 1)) of each face
+                    // neighbour's brick where its halo voxel can be lowered.
+                    const uint beyond = s[i] + 1;
+                    if (i == 0 && halo[at * HALO] > beyond)
+                        bits |= 1u << 12;
+                    if (i == BRICK - 1 && halo[at * HALO + HALO - 1] > beyond)
+                        bits |= 1u << 14;
+                    if (ry == 1 && halo[(at - 1) * HALO + px] > beyond)
+                        bits |= 1u << 10;
+                    if (ry == BRICK && halo[(at + 1) * HALO + px] > beyond)
+                        bits |= 1u << 16;
+                    if (rz == 1 && halo[(at - HALO) * HALO + px] > beyond)
+                        bits |= 1u << 4;
+                    if (rz == BRICK && halo[(at + HALO) * HALO + px] > beyond)
+                        bits |= 1u << 22;
+                    continue;
+                }
                 for (int d = 0; d < neighbour_end(connectivity); ++d) {
                     if (!neighbour_in_use(d, connectivity))
                         continue;
