@@ -288,7 +288,7 @@ bool VolumeCaseResult::failed() const
 std::optional<std::string> volumeTooLarge(uint64_t voxels, size_t regions, const GrowVariant& variant,
                                           const DeviceInfo& device)
 {
-    const uint64_t needed = regionGrowingDeviceBytes(voxels, regions, variant);
+    const uint64_t needed = regionGrowingDeviceBytes(voxels, regions, variant, tieSlotPixels(true, device));
     const uint64_t largestBuffer = voxels * 4;
     if (needed <= device.globalMemoryBytes && largestBuffer <= device.maxAllocationBytes)
         return std::nullopt;

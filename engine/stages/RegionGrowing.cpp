@@ -47,7 +47,8 @@ void checkGrowInputs(const DeviceInfo& info, int width, int height, int depth, c
         throw InputError("variant " + variant.text() + " cannot run on " + info.name + ": " + *reason);
     checkConnectivity(params.connectivity, depth);
     const uint64_t pixelCount = uint64_t(width) * uint64_t(height) * uint64_t(depth);
-    const uint64_t needed = regionGrowingDeviceBytes(pixelCount, seeds.size(), variant);
+    const uint64_t needed =
+        regionGrowingDeviceBytes(pixelCount, seeds.size(), variant, depth > 1 ? tieSlotPixels(true, info) : 0);
     if (pixelCount * 4 > info.maxAllocationBytes || needed > info.globalMemoryBytes ||
         pixelCount >= 0x7FFFFFFFull) {
         std::ostringstream message;
@@ -84,7 +85,13 @@ bool tilesApply(const GrowParams& params, size_t regions, int depth)
            grow::labelsInSecondPass(params, regions);
 }
 
-uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant)
+uint64_t tieSlotPixels(bool volume, const DeviceInfo& info)
+{
+    return !volume ? 32 : info.type == "GPU" ? 128 : 16;
+}
+
+uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant,
+                                  uint64_t volumeTieSlot)
 {
     // luma (2) + labels (2) + stamps (4) per pixel; the queue adds two
     // frontier lists (4 + 4), the sweep a second labels/stamps pair (2 + 4);
@@ -104,10 +111,11 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
         // stamp and region (12 bytes, at most one for 16 pixels or 2^18),
         // up to one tie in 32 pixels of an image, or 65536, listed, sorted,
         // with its labels and 9 words of neighbours (46 bytes; a volume's
-        // one in 128 with 27 words, 118 bytes), and the stamps' starts and
-        // counts.
+        // one in `volumeTieSlot` with 27 words, 118 bytes), and the stamps'
+        // starts and counts.
+        const uint64_t volumeTies = volumeTieSlot > 0 ? pixelCount * 118 / volumeTieSlot : 0;
         bytes += std::max<uint64_t>(uint64_t(12) << 18, pixelCount * 12 / 16) +
-                 std::max<uint64_t>(uint64_t(118) << 16, pixelCount * 46 / 32) + (1 << 20);
+                 std::max({uint64_t(118) << 16, pixelCount * 46 / 32, volumeTies}) + (1 << 20);
     }
     // Per region of the buffers' capacity: seed pixel and luma (8), two sets
     // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).

@@ -75,7 +75,14 @@ private:
 // grid barrier between levels.
 bool tilesApply(const GrowParams& params, size_t regions, int depth = 1);
 
-// Bytes of device memory a run needs (all buffers together).
-uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant);
+// The pixels a competitive run keeps one slot of its ties' list for
+// (grow/LabelTies.cpp): 32 on an image; on a volume 128 on a GPU and 16 on a
+// CPU runtime, where label_ties takes every tie that fits the list.
+uint64_t tieSlotPixels(bool volume, const DeviceInfo& info);
+
+// Bytes of device memory a run needs (all buffers together); a volume's
+// ties' list a slot for `volumeTieSlot` voxels (tieSlotPixels; 0 for an image).
+uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, const GrowVariant& variant,
+                                  uint64_t volumeTieSlot = 0);
 
 } // namespace rgx

@@ -64,6 +64,7 @@ struct TieLimits {
     uint32_t levels = 0;
     size_t regions = 0;
     uint32_t tieCapacity = 0;
+    bool anyPerLevel = false; // label_ties takes the ties however many a level has
     size_t uniqueWords() const { return collect ? size_t(levels) * regions * 3 : 0; }
 };
 TieLimits tieLimits(const Run& run, uint32_t levels);

@@ -9,6 +9,7 @@
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
 #include "Run.h"
+#include "stages/RegionGrowing.h"
 #include "stages/StageSupport.h"
 #include "stages/TimingLog.h"
 
@@ -42,8 +43,14 @@ TieLimits tieLimits(const Run& run, uint32_t levels)
     // bytes a pixel (regionGrowingDeviceBytes counts them).
     limits.collect = limits.regions > 1 &&
                      uint64_t(levels) * limits.regions <= std::max<uint64_t>(uint64_t(1) << 18, pixels / 16);
+    const bool volume = refWords(state) == 27;
+    // On a CPU runtime label_ties takes every tie of a volume that fits the
+    // list (a slot per 16 voxels): its one work-group beat labelLevels'
+    // grid meeting at a barrier each level 4x at 256^3 with 64 seeds on a
+    // 2-core machine (docs/PERFORMANCE.md). GPUs keep the bound per level.
+    limits.anyPerLevel = volume && run.info.type != "GPU";
     if (limits.collect)
-        limits.tieCapacity = uint32_t(std::max<uint64_t>(65536, pixels / (refWords(state) == 27 ? 128 : 32)));
+        limits.tieCapacity = uint32_t(std::max<uint64_t>(65536, pixels / tieSlotPixels(volume, run.info)));
     return limits;
 }
 
@@ -59,7 +66,7 @@ void labelTies(Run& run, const TieLimits& limits)
                             run.timings.track("grow", "read:tie_counts"));
     const cl_uint last = counts[0], tieTotal = counts[1];
     const cl_uint levels = last + 1;
-    if (tieTotal > limits.tieCapacity || tieTotal > tiesPerLevel * levels) {
+    if (tieTotal > limits.tieCapacity || (!limits.anyPerLevel && tieTotal > tiesPerLevel * levels)) {
         labelLevels(run, last);
         return;
     }
