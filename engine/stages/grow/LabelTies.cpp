@@ -49,8 +49,13 @@ TieLimits tieLimits(const Run& run, uint32_t levels)
     // grid meeting at a barrier each level 4x at 256^3 with 64 seeds on a
     // 2-core machine (docs/PERFORMANCE.md). GPUs keep the bound per level.
     limits.anyPerLevel = volume && run.info.type != "GPU";
+    // No more ties than the device takes in one buffer of their neighbours.
+    const uint64_t bufferTies = run.info.maxAllocationBytes > 0
+                                    ? run.info.maxAllocationBytes / (uint64_t(refWords(state)) * 4)
+                                    : UINT64_MAX;
     if (limits.collect)
-        limits.tieCapacity = uint32_t(std::max<uint64_t>(65536, pixels / tieSlotPixels(volume, run.info)));
+        limits.tieCapacity = uint32_t(
+            std::min<uint64_t>(bufferTies, std::max<uint64_t>(65536, pixels / tieSlotPixels(volume, run.info))));
     return limits;
 }
 
