@@ -12,8 +12,12 @@
 #endif
 // Regions summed in local memory before one global atomic per group.
 #define LOCAL_REGIONS 256
-// Pixels a work-item of summarize and pack_box reads before it uses them.
-#define PACK_AT_ONCE 4
+// Pixels a work-item of summarize and pack_box reads before it uses them:
+// the host's packAtOnce (GrowPrograms.h), which sizes pack_maps' grid by it.
+#ifndef RGX_PACK_AT_ONCE
+#error "build with -DRGX_PACK_AT_ONCE (sessionKernels)"
+#endif
+#define PACK_AT_ONCE RGX_PACK_AT_ONCE
 
 // A box of pixels: columns x0..x1, rows y0..y1 of each slice z0..z1
 // (inclusive) of an image whose slices are `slice_height` rows, stacked.

@@ -14,10 +14,6 @@
 
 namespace rgx {
 
-// Columns of a row a work-item of pack_maps reads before it writes them
-// (PACK_AT_ONCE in kernels/grow_session.cl).
-constexpr size_t packAtOnce = 4;
-
 // Where a read-back's stamps start in its host memory: after the labels
 // (labelBytes each), at a 4-byte boundary.
 static size_t stampsOffset(size_t count, int labelBytes)
@@ -441,8 +437,9 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     pack.setArg(a++, cl_uint(stampBytes));
     pack.setArg(a++, packedLabels_);
     pack.setArg(a++, packedStamps_);
-    // A work-item packs packAtOnce columns of a row (PACK_AT_ONCE).
-    const size_t columns = std::min<size_t>((size_t(maps.boxWidth) + packAtOnce * 64 - 1) / (packAtOnce * 64) * 64, 1024);
+    // A work-item packs packAtOnce columns of a row (GrowPrograms.h).
+    const size_t columns =
+        std::min<size_t>((size_t(maps.boxWidth) + packAtOnce * 64 - 1) / (packAtOnce * 64) * 64, 1024);
     const size_t rows = std::min<size_t>(size_t(maps.boxHeight) * size_t(maps.boxDepth), 4096);
     cl::Event* done = timings.track("download", "pack_maps");
     device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,

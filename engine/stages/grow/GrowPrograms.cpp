@@ -123,7 +123,8 @@ size_t fusedGroupCount(const DeviceInfo& info)
 
 const BuiltProgram& sessionKernels(ComputeDevice& device)
 {
-    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256");
+    return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256" +
+                                                     " -DRGX_PACK_AT_ONCE=" + std::to_string(packAtOnce));
 }
 
 namespace grow {

@@ -18,6 +18,9 @@ struct DeviceInfo;
 
 // The program of the steps every run shares (kernels/grow_session.cl).
 const BuiltProgram& sessionKernels(ComputeDevice& device);
+// Columns of a row a work-item of summarize and pack_maps reads before it
+// uses them (PACK_AT_ONCE in that program; pack_maps' grid is sized by it).
+constexpr size_t packAtOnce = 4;
 
 // Work-groups of a fused launch (grid-barrier, tiles) on this device, and
 // the build options of a program with a grid barrier (its waits).
