@@ -219,6 +219,8 @@ TEST(Stress, RandomVolumeClicksEqualTheReferenceOnEveryDevice)
                 const uint32_t scale = sixteen ? 257 : 1;
                 grow.lower = pick(80) * scale;
                 grow.upper = pick(80) * scale;
+                if (pick(4) == 0) // every voxel open: whole bricks open to the region
+                    grow.lower = grow.upper = 255 * scale;
                 const int count = grow.mode == Mode::Competitive ? 1 + int(pick(4)) : 1;
                 const std::vector<Seed> seeds = test::randomVoxelSeeds(width, height, depth, count, rng());
                 const GrowVariant& variant = pick(2) == 0 ? bricks : variants[pick(uint32_t(variants.size()))];
