@@ -47,7 +47,8 @@ inline uint patch_least(__local const uint* halo, int center, int a, int b, int 
 {
     uint m = min(halo[center], min(min(halo[center - a], halo[center + a]), min(halo[center - b], halo[center + b])));
     if (connectivity == 26)
-        m = min(m, min(min(halo[center - a - b], halo[center - a + b]), min(halo[center + a - b], halo[center + a + b])));
+        m = min(m, min(min(halo[center - a - b], halo[center - a + b]),
+                       min(halo[center + a - b], halo[center + a + b])));
     return m;
 }
 

@@ -53,6 +53,10 @@
 #ifndef RGX_TILE_APART
 #define RGX_TILE_APART 0
 #endif
+// A 4-connected tile whose pixels are all open takes sweep_tile (0: the levels).
+#ifndef RGX_TILE_SWEEPS
+#define RGX_TILE_SWEEPS 1
+#endif
 #ifndef RGX_TILE_THIN_ROUND
 #define RGX_TILE_THIN_ROUND 4
 #endif
@@ -276,6 +280,54 @@ inline void pass_begin(Pass* pass, const uint region, const TileEdges* edges, co
     pass->levels.base = start + 1;
 }
 
+// A tile whose pixels are all open (in the image, and a seed or a luma the
+// rule accepts), 4-connected: inside it the breadth-first distance is the
+// city-block one, so a pixel's stamp is the least over the tile's pixels q
+// of q's entry (its stamp, or one more than a halo neighbour's) plus the
+// city-block distance to q. A sweep along each column (work-item r: column
+// r) and then along each row (row r) finds it, where the levels took a step
+// each, up to 62 a tile. Stamps beyond the cap keep their old value.
+inline void sweep_tile(__local TileScratch* scratch, int r, uint left, uint right, uint top, uint bottom, uint cap)
+{
+    uint d[SIDE];
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        d[x] = scratch->old[r * ROW + x];
+    d[0] = min(d[0], left);
+    d[SIDE - 1] = min(d[SIDE - 1], right);
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        scratch->stamp[r * ROW + x] = d[x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int i = 0; i < SIDE; ++i)
+        d[i] = scratch->stamp[i * ROW + r];
+    d[0] = min(d[0], top);
+    d[SIDE - 1] = min(d[SIDE - 1], bottom);
+#pragma unroll
+    for (int i = 1; i < SIDE; ++i)
+        d[i] = min(d[i], add_sat(d[i - 1], 1u));
+#pragma unroll
+    for (int i = SIDE - 2; i >= 0; --i)
+        d[i] = min(d[i], add_sat(d[i + 1], 1u));
+#pragma unroll
+    for (int i = 0; i < SIDE; ++i)
+        scratch->stamp[i * ROW + r] = d[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        d[x] = scratch->stamp[r * ROW + x];
+#pragma unroll
+    for (int x = 1; x < SIDE; ++x)
+        d[x] = min(d[x], add_sat(d[x - 1], 1u));
+#pragma unroll
+    for (int x = SIDE - 2; x >= 0; --x)
+        d[x] = min(d[x], add_sat(d[x + 1], 1u));
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        scratch->stamp[r * ROW + x] = d[x] <= cap ? d[x] : scratch->old[r * ROW + x];
+}
+
 inline void grow_tile(const uint tile, const uint round, const int width, const int height,
                       const uint tiles_x, const uint tiles_y,
                       __global const ushort* luma,
@@ -440,103 +492,113 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint bottom = joins_from(scratch->halo[HALO_BOTTOM], r, connectivity);
 #endif
 
-    // SPEC.md's iterations inside the tile: level -> level + 1. Once, or
-    // where the regions grow apart once per region of the mask's pixels,
-    // from the smallest to the largest (none: nothing to grow), the pixels
-    // of no pass (seeds, lumas no range holds) keeping their stamps. The
-    // passes follow each other in the one loop of levels: PoCL's compiler
-    // takes minutes over a loop of passes around the loop of levels.
-    const uint step_levels = RGX_TILE_STEP_LEVELS != 0 && scratch->queued * RGX_TILE_THIN_ROUND <= get_num_groups(0)
-                                 ? RGX_TILE_STEP_LEVELS
-                                 : UNCLASSIFIED;
-    const uint top_stamp = scratch->old[r], bottom_stamp = scratch->old[(SIDE - 1) * ROW + r];
     const bool column_inside = gx_column < width;
-    TileEdges edges_in = {left, right, top, bottom, left_region, right_region, top_region, bottom_region,
-                          column_inside && y0 < height && top_stamp != 0 && top_region != 0,
-                          column_inside && y0 + SIDE - 1 < height && bottom_stamp != 0 && bottom_region != 0};
-    const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
     uint stop_level = UNCLASSIFIED; // the least level a pass stopped at (the step's limit)
-    Pass pass;
-    pass.levels.joined = 0;
-    for (int b = 0; b < LEVEL_PLANES; ++b)
-        pass.levels.plane[b] = 0;
+#if !RGX_TILE_APART && RGX_TILE_SWEEPS
+    // A 4-connected tile whose pixels are all open takes its sweeps (whole
+    // 4096^2 photographs at +-255 on the H100: see docs/PERFORMANCE.md).
+    const bool row_open = y < height && (mask | seeds) == 0xFFFFFFFFu;
+    if (connectivity == 4 && rows_min(row_open ? UNCLASSIFIED : 0u, r, &scratch->rows, &call) == UNCLASSIFIED)
+        sweep_tile(scratch, r, left, right, top, bottom, cap);
+    else
+#endif
+    {
+        // SPEC.md's iterations inside the tile: level -> level + 1. Once, or
+        // where the regions grow apart once per region of the mask's pixels,
+        // from the smallest to the largest (none: nothing to grow), the pixels
+        // of no pass (seeds, lumas no range holds) keeping their stamps. The
+        // passes follow each other in the one loop of levels: PoCL's compiler
+        // takes minutes over a loop of passes around the loop of levels.
+        const uint step_levels = RGX_TILE_STEP_LEVELS != 0 && scratch->queued * RGX_TILE_THIN_ROUND <= get_num_groups(0)
+                                     ? RGX_TILE_STEP_LEVELS
+                                     : UNCLASSIFIED;
+        const uint top_stamp = scratch->old[r], bottom_stamp = scratch->old[(SIDE - 1) * ROW + r];
+        TileEdges edges_in = {left, right, top, bottom, left_region, right_region, top_region, bottom_region,
+                              column_inside && y0 < height && top_stamp != 0 && top_region != 0,
+                              column_inside && y0 + SIDE - 1 < height && bottom_stamp != 0 && bottom_region != 0};
+        const RowView around_seeds = rows_look(seeds, false, false, false, r, &scratch->rows, &call);
+        Pass pass;
+        pass.levels.joined = 0;
+        for (int b = 0; b < LEVEL_PLANES; ++b)
+            pass.levels.plane[b] = 0;
 #if RGX_TILE_APART
-    for (int x = 0; x < SIDE; ++x)
-        scratch->stamp[r * ROW + x] = scratch->old[r * ROW + x];
-    uint region = 0; // the pass's; the next is the least region above it in the mask
-    bool begin = true;
+        for (int x = 0; x < SIDE; ++x)
+            scratch->stamp[r * ROW + x] = scratch->old[r * ROW + x];
+        uint region = 0; // the pass's; the next is the least region above it in the mask
+        bool begin = true;
 #else
-    pass_begin(&pass, 0, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r, scratch, &call);
+        pass_begin(&pass, 0, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r, scratch, &call);
 #endif
-    for (;;) {
+        for (;;) {
 #if RGX_TILE_APART
-        if (begin) {
-            region = rows_min(next_region(row_region, mask, region), r, &scratch->rows, &call);
-            if (region == UNCLASSIFIED)
-                break;
-            pass_begin(&pass, region, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r,
-                       scratch, &call);
-            begin = false;
-        }
+            if (begin) {
+                region = rows_min(next_region(row_region, mask, region), r, &scratch->rows, &call);
+                if (region == UNCLASSIFIED)
+                    break;
+                pass_begin(&pass, region, &edges_in, seeds, around_seeds, mask, ones, resume, cap, connectivity, r,
+                           scratch, &call);
+                begin = false;
+            }
 #endif
-        bool done = pass.level >= cap;
-        if (!done && pass.steps++ == step_levels) {
-            // At the step's limit, with every pixel up to the level settled.
-            stop_level = min(stop_level, pass.level);
-            done = true;
-        }
-        uint joined = 0;
-        bool record = false;
-        const uint joining = pass.level + 1;
-        if (!done) {
-            const RowView view = rows_look(pass.here, pass.top == joining, pass.bottom == joining,
-                                           pass.here != 0 || pass.left == joining || pass.right == joining, r,
-                                           &scratch->rows, &call);
-            if (!view.any && view.top == 0 && view.bottom == 0) {
-                // A quiet level: nothing joins until the halo makes something
-                // join at a later level, if it does.
-                const uint later = min(min(pass.left > joining ? pass.left : UNCLASSIFIED,
-                                           pass.right > joining ? pass.right : UNCLASSIFIED),
-                                       min(pass.top > joining ? pass.top : UNCLASSIFIED,
-                                           pass.bottom > joining ? pass.bottom : UNCLASSIFIED));
-                const uint next = rows_min(later, r, &scratch->rows, &call);
-                done = next == UNCLASSIFIED || next > cap;
-                pass.level = next - 1;
-                pass.here = 0;
-            } else {
-                uint reach = reach_of(view.above, pass.here, view.below, connectivity);
-                if (pass.left == joining)
-                    reach |= 1u;
-                if (pass.right == joining)
-                    reach |= 1u << (SIDE - 1);
-                if (r == 0)
-                    reach |= view.top;
-                if (r == SIDE - 1)
-                    reach |= view.bottom;
-                joined = reach & pass.mask & ~pass.settled;
-                pass.settled |= joined;
-                record = true;
-                pass.here = joined;
-                pass.level = joining;
+            bool done = pass.level >= cap;
+            if (!done && pass.steps++ == step_levels) {
+                // At the step's limit, with every pixel up to the level settled.
+                stop_level = min(stop_level, pass.level);
+                done = true;
+            }
+            uint joined = 0;
+            bool record = false;
+            const uint joining = pass.level + 1;
+            if (!done) {
+                const RowView view = rows_look(pass.here, pass.top == joining, pass.bottom == joining,
+                                               pass.here != 0 || pass.left == joining || pass.right == joining, r,
+                                               &scratch->rows, &call);
+                if (!view.any && view.top == 0 && view.bottom == 0) {
+                    // A quiet level: nothing joins until the halo makes something
+                    // join at a later level, if it does.
+                    const uint later = min(min(pass.left > joining ? pass.left : UNCLASSIFIED,
+                                               pass.right > joining ? pass.right : UNCLASSIFIED),
+                                           min(pass.top > joining ? pass.top : UNCLASSIFIED,
+                                               pass.bottom > joining ? pass.bottom : UNCLASSIFIED));
+                    const uint next = rows_min(later, r, &scratch->rows, &call);
+                    done = next == UNCLASSIFIED || next > cap;
+                    pass.level = next - 1;
+                    pass.here = 0;
+                } else {
+                    uint reach = reach_of(view.above, pass.here, view.below, connectivity);
+                    if (pass.left == joining)
+                        reach |= 1u;
+                    if (pass.right == joining)
+                        reach |= 1u << (SIDE - 1);
+                    if (r == 0)
+                        reach |= view.top;
+                    if (r == SIDE - 1)
+                        reach |= view.bottom;
+                    joined = reach & pass.mask & ~pass.settled;
+                    pass.settled |= joined;
+                    record = true;
+                    pass.here = joined;
+                    pass.level = joining;
+                }
+            }
+            // One call, which writes a pass's last levels too where the passes
+            // go on in this loop (a second copy of the writes inside the loop
+            // costs PoCL's compiler dearly).
+            const bool last = RGX_TILE_APART && done;
+            if (record || last)
+                levels_record(&pass.levels, joined, joining, last, &scratch->stamp[r * ROW]);
+            if (done) {
+#if RGX_TILE_APART
+                begin = true;
+#else
+                break;
+#endif
             }
         }
-        // One call, which writes a pass's last levels too where the passes
-        // go on in this loop (a second copy of the writes inside the loop
-        // costs PoCL's compiler dearly).
-        const bool last = RGX_TILE_APART && done;
-        if (record || last)
-            levels_record(&pass.levels, joined, joining, last, &scratch->stamp[r * ROW]);
-        if (done) {
-#if RGX_TILE_APART
-            begin = true;
-#else
-            break;
-#endif
-        }
-    }
 #if !RGX_TILE_APART
-    levels_write(&pass.levels, &scratch->stamp[r * ROW]);
+        levels_write(&pass.levels, &scratch->stamp[r * ROW]);
 #endif
+    }
     const bool stopped = stop_level != UNCLASSIFIED;
     // Every row's stamps are in place before the columns are read.
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -112,6 +112,13 @@ Case randomCase(uint32_t sequence, uint32_t index)
         grow.lower = pick(4) * scale;
         grow.upper = pick(4) * scale;
     }
+    // Now and then one seed whose range holds every luma: whole tiles open
+    // to the region (their sweeps).
+    if (pick(8) == 0) {
+        c.seeds.resize(1);
+        grow.mode = Mode::Range;
+        grow.lower = grow.upper = 255 * scale;
+    }
 
     std::ostringstream text;
     text << "RGX_STRESS_SEED=" << sequence << " case " << index << ": " << width << "x" << height << " "

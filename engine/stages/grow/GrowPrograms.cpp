@@ -91,6 +91,10 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
         options += " -DRGX_TILE_STEP_LEVELS=" + std::to_string(testLevels) + " -DRGX_TILE_THIN_ROUND=0";
     else if (bits && gpu)
         options += " -DRGX_TILE_STEP_LEVELS=32";
+    // Tests and the bench's A/B take the levels where a tile is all open:
+    // RGX_TEST_NO_SWEEPS=1.
+    if (const char* sweeps = std::getenv("RGX_TEST_NO_SWEEPS"); bits && sweeps && std::atoi(sweeps) == 1)
+        options += " -DRGX_TILE_SWEEPS=0";
     return options + gridBarrierOptions(device);
 }
 
