@@ -27,9 +27,14 @@
 // every voxel it replaced cost two barriers of sixteen warps and 26 reads
 // of local memory (docs/PERFORMANCE.md, "Volumes"). A 6-connected brick
 // whose voxels are all open skips the levels: the distance inside it is
-// city-block, which a sweep along each axis finds (sweep_line).
+// city-block, which a sweep along each axis finds (sweep_line, grow_common.h).
 #include "grid_barrier.h"
 #include "grow_common.h"
+
+// A 6-connected brick whose voxels are all open takes sweeps (0: the levels).
+#ifndef RGX_BRICK_SWEEPS
+#define RGX_BRICK_SWEEPS 1
+#endif
 
 #define BRICK 8
 #define HALO (BRICK + 2)
@@ -75,18 +80,6 @@ inline uint patch_reach(__local const uint* halo, int x, int y, int z, int u, in
             bits |= 1u << (uint)((ox + 1) + 3 * ((oy + 1) + 3 * (oz + 1)));
         }
     return bits;
-}
-
-// The eight stamps of a line lowered along it: each at most one more than
-// the one before it and the one after it (a 1D distance transform).
-inline void sweep_line(uint* d)
-{
-#pragma unroll
-    for (int i = 1; i < BRICK; ++i)
-        d[i] = min(d[i], add_sat(d[i - 1], 1u));
-#pragma unroll
-    for (int i = BRICK - 2; i >= 0; --i)
-        d[i] = min(d[i], add_sat(d[i + 1], 1u));
 }
 
 inline uint along_x(uint bits) { return (bits | (bits << 1) | (bits >> 1)) & 0xFFu; }
@@ -280,7 +273,7 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
 #pragma unroll
             for (int i = 0; i < BRICK; ++i)
                 pending |= (entry[i] != UNCLASSIFIED ? 1u : 0u) << i;
-            const bool sweeps = connectivity == 6 && not_open == 0 && first_level != UNCLASSIFIED;
+            const bool sweeps = RGX_BRICK_SWEEPS && connectivity == 6 && not_open == 0 && first_level != UNCLASSIFIED;
             if (sweeps) {
                 // Every voxel open, 6-connected: a voxel's distance inside
                 // the brick is the least over the voxels q of q's entry plus
@@ -292,27 +285,14 @@ void grow_bricks(const uint first_round, const uint last_round, const int width,
 #pragma unroll
                 for (int i = 0; i < BRICK; ++i)
                     s[i] = entry[i];
-                sweep_line(s);
+                sweep_line(s, BRICK);
 #pragma unroll
                 for (int i = 0; i < BRICK; ++i)
                     settled[t * BRICK + i] = s[i];
                 barrier(CLK_LOCAL_MEM_FENCE);
-                uint line[BRICK];
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i) // along y, at x = lx, z = lo
-                    line[i] = settled[(lo * BRICK + i) * BRICK + lx];
-                sweep_line(line);
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i)
-                    settled[(lo * BRICK + i) * BRICK + lx] = line[i];
+                sweep_local(&settled[lo * BRICK * BRICK + lx], BRICK, BRICK); // along y, at x = lx, z = lo
                 barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i) // along z, at x = lx, y = lo
-                    line[i] = settled[(i * BRICK + lo) * BRICK + lx];
-                sweep_line(line);
-#pragma unroll
-                for (int i = 0; i < BRICK; ++i)
-                    settled[(i * BRICK + lo) * BRICK + lx] = line[i];
+                sweep_local(&settled[lo * BRICK + lx], BRICK * BRICK, BRICK); // along z, at x = lx, y = lo
                 barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
                 for (int i = 0; i < BRICK; ++i)

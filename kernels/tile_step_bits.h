@@ -289,43 +289,26 @@ inline void pass_begin(Pass* pass, const uint region, const TileEdges* edges, co
 // each, up to 62 a tile. Stamps beyond the cap keep their old value.
 inline void sweep_tile(__local TileScratch* scratch, int r, uint left, uint right, uint top, uint bottom, uint cap)
 {
+    __local uint* row = &scratch->stamp[r * ROW];
+#pragma unroll
+    for (int x = 0; x < SIDE; ++x)
+        row[x] = scratch->old[r * ROW + x];
+    row[0] = min(row[0], left);
+    row[SIDE - 1] = min(row[SIDE - 1], right);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Column r is this work-item's alone from here to the next barrier.
+    scratch->stamp[r] = min(scratch->stamp[r], top);
+    scratch->stamp[(SIDE - 1) * ROW + r] = min(scratch->stamp[(SIDE - 1) * ROW + r], bottom);
+    sweep_local(&scratch->stamp[r], ROW, SIDE);
+    barrier(CLK_LOCAL_MEM_FENCE);
     uint d[SIDE];
 #pragma unroll
     for (int x = 0; x < SIDE; ++x)
-        d[x] = scratch->old[r * ROW + x];
-    d[0] = min(d[0], left);
-    d[SIDE - 1] = min(d[SIDE - 1], right);
+        d[x] = row[x];
+    sweep_line(d, SIDE);
 #pragma unroll
     for (int x = 0; x < SIDE; ++x)
-        scratch->stamp[r * ROW + x] = d[x];
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int i = 0; i < SIDE; ++i)
-        d[i] = scratch->stamp[i * ROW + r];
-    d[0] = min(d[0], top);
-    d[SIDE - 1] = min(d[SIDE - 1], bottom);
-#pragma unroll
-    for (int i = 1; i < SIDE; ++i)
-        d[i] = min(d[i], add_sat(d[i - 1], 1u));
-#pragma unroll
-    for (int i = SIDE - 2; i >= 0; --i)
-        d[i] = min(d[i], add_sat(d[i + 1], 1u));
-#pragma unroll
-    for (int i = 0; i < SIDE; ++i)
-        scratch->stamp[i * ROW + r] = d[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int x = 0; x < SIDE; ++x)
-        d[x] = scratch->stamp[r * ROW + x];
-#pragma unroll
-    for (int x = 1; x < SIDE; ++x)
-        d[x] = min(d[x], add_sat(d[x - 1], 1u));
-#pragma unroll
-    for (int x = SIDE - 2; x >= 0; --x)
-        d[x] = min(d[x], add_sat(d[x + 1], 1u));
-#pragma unroll
-    for (int x = 0; x < SIDE; ++x)
-        scratch->stamp[r * ROW + x] = d[x] <= cap ? d[x] : scratch->old[r * ROW + x];
+        row[x] = d[x] <= cap ? d[x] : scratch->old[r * ROW + x];
 }
 
 inline void grow_tile(const uint tile, const uint round, const int width, const int height,

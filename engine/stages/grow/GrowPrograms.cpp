@@ -91,9 +91,12 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
         options += " -DRGX_TILE_STEP_LEVELS=" + std::to_string(testLevels) + " -DRGX_TILE_THIN_ROUND=0";
     else if (bits && gpu)
         options += " -DRGX_TILE_STEP_LEVELS=32";
-    // Tests and the bench's A/B take the levels where a tile is all open:
-    // RGX_TEST_NO_SWEEPS=1.
-    if (const char* sweeps = std::getenv("RGX_TEST_NO_SWEEPS"); bits && sweeps && std::atoi(sweeps) == 1)
+    // A tile whose pixels are all open takes its sweeps (tile_step_bits.h),
+    // except on PoCL, whose compiler took 46 s over grow_tiles with them and
+    // 15 s without (a first run would wait for it), and where tests and the
+    // bench's A/B take the levels: RGX_TEST_NO_SWEEPS=1.
+    const char* noSweeps = std::getenv("RGX_TEST_NO_SWEEPS");
+    if (bits && (device.isPocl() || (noSweeps && std::atoi(noSweeps) == 1)))
         options += " -DRGX_TILE_SWEEPS=0";
     return options + gridBarrierOptions(device);
 }
@@ -176,8 +179,13 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
 
 const BuiltProgram& brickKernels(ComputeDevice& device)
 {
+    // PoCL keeps the levels in open bricks too (its compiler, as with the
+    // tiles' sweeps: see tileBuildOptions).
+    const char* noSweeps = std::getenv("RGX_TEST_NO_SWEEPS");
+    const bool sweeps = !device.info().isPocl() && !(noSweeps && std::atoi(noSweeps) == 1);
     return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26" +
-                                                   gridBarrierOptions(device.info()));
+                                                   gridBarrierOptions(device.info()) +
+                                                   (sweeps ? "" : " -DRGX_BRICK_SWEEPS=0"));
 }
 
 const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume)
