@@ -71,6 +71,16 @@ std::string levelBuildOptions(const GrowVariant& variant, const DeviceInfo& devi
 //   thin rounds.
 // Tests take the row reads on every device, and stop every round's steps
 // early: RGX_TEST_TILE_STEP_LEVELS=n.
+// Whether an open tile or brick takes its sweeps (tile_step_bits.h,
+// grow_bricks.cl): not on PoCL, whose compiler took 46 s over grow_tiles with
+// them and 15 s without (a first run would wait for it), nor where tests and
+// the bench's A/B take the levels: RGX_TEST_NO_SWEEPS=1.
+bool takesSweeps(const DeviceInfo& device)
+{
+    const char* noSweeps = std::getenv("RGX_TEST_NO_SWEEPS");
+    return !device.isPocl() && !(noSweeps && std::atoi(noSweeps) == 1);
+}
+
 std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::TileStep step)
 {
     const bool bits = step != grow::TileStep::Pixels;
@@ -91,12 +101,7 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
         options += " -DRGX_TILE_STEP_LEVELS=" + std::to_string(testLevels) + " -DRGX_TILE_THIN_ROUND=0";
     else if (bits && gpu)
         options += " -DRGX_TILE_STEP_LEVELS=32";
-    // A tile whose pixels are all open takes its sweeps (tile_step_bits.h),
-    // except on PoCL, whose compiler took 46 s over grow_tiles with them and
-    // 15 s without (a first run would wait for it), and where tests and the
-    // bench's A/B take the levels: RGX_TEST_NO_SWEEPS=1.
-    const char* noSweeps = std::getenv("RGX_TEST_NO_SWEEPS");
-    if (bits && (device.isPocl() || (noSweeps && std::atoi(noSweeps) == 1)))
+    if (bits && !takesSweeps(device))
         options += " -DRGX_TILE_SWEEPS=0";
     return options + gridBarrierOptions(device);
 }
@@ -179,13 +184,9 @@ const BuiltProgram& levelKernels(ComputeDevice& device, const GrowVariant& varia
 
 const BuiltProgram& brickKernels(ComputeDevice& device)
 {
-    // PoCL keeps the levels in open bricks too (its compiler, as with the
-    // tiles' sweeps: see tileBuildOptions).
-    const char* noSweeps = std::getenv("RGX_TEST_NO_SWEEPS");
-    const bool sweeps = !device.info().isPocl() && !(noSweeps && std::atoi(noSweeps) == 1);
     return device.programs().get(brickProgram, device.info().openClCStandardOption(false) + " -DRGX_NEIGHBOURS=26" +
                                                    gridBarrierOptions(device.info()) +
-                                                   (sweeps ? "" : " -DRGX_BRICK_SWEEPS=0"));
+                                                   (takesSweeps(device.info()) ? "" : " -DRGX_BRICK_SWEEPS=0"));
 }
 
 const BuiltProgram& labelLevelKernels(ComputeDevice& device, bool volume)
