@@ -35,6 +35,14 @@
 // Set by pack_ahead (kernels/grow_session.cl): the stamp bytes of the box
 // maps it packed, 0 for none.
 #define RGX_COUNTER_PACKED 24
+// A click's box maps of `bytes` (labels and stamps packed) are packed and
+// read in slabs of rows, each read while the next is packed
+// (GrowState::readBox): slabs of about `slab` bytes, at most 16; one where
+// `slab` is 0 or the maps are under two slabs. Slab k of n holds the box's
+// rows k * rows / n to (k + 1) * rows / n (slices stacked); pack_ahead packs
+// slab 0 only.
+#define RGX_READ_SLABS(bytes, slab) \
+    ((slab) == 0 || (bytes) < 2 * (slab) ? 1 : (bytes) / (slab) > 16 ? 16 : (bytes) / (slab))
 // The slices z0 z1 of the touched box.
 #define RGX_COUNTER_TOUCHED_Z 25   // 2 words
 #define RGX_COUNTER_WORDS 27

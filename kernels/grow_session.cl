@@ -264,13 +264,13 @@ typedef struct {
 } PackBox;
 
 inline void pack_box(__global const uint* stamps, __global const ushort* labels, const uint width,
-                     const uint slice_height, const PackBox box, const uint label_bytes, const uint stamp_bytes,
-                     __global uchar* packed_labels, __global uchar* packed_stamps)
+                     const uint slice_height, const PackBox box, const uint row_first, const uint row_end,
+                     const uint label_bytes, const uint stamp_bytes, __global uchar* packed_labels,
+                     __global uchar* packed_stamps)
 {
-    const uint rows = box.box_height * box.box_depth;
     const uint across = get_global_size(0);
-    RowWalk walk = row_walk(get_group_id(1), get_num_groups(1), box.box_height);
-    for (uint row = get_group_id(1); row < rows; row += get_num_groups(1), walk_on(&walk)) {
+    RowWalk walk = row_walk(row_first + get_group_id(1), get_num_groups(1), box.box_height);
+    for (uint row = row_first + get_group_id(1); row < row_end; row += get_num_groups(1), walk_on(&walk)) {
         const uint first = ((box.z0 + walk.z) * slice_height + box.y0 + walk.y * box.step) * width + box.x0;
         // PACK_AT_ONCE columns a work-item, `across` apart (each load
         // coalesced), all read before any is written: the loads are in
@@ -306,14 +306,16 @@ inline void pack_box(__global const uint* stamps, __global const ushort* labels,
 }
 
 // pack_box for a box the host gives (box: x0 y0 z0 and box_width,
-// box_height box_depth; the step along x and y).
+// box_height box_depth; the step along x and y), its rows rows.x to rows.y
+// (slices stacked: a slab of RGX_READ_SLABS, or all of them).
 __kernel void pack_maps(__global const uint* stamps, __global const ushort* labels, const uint width,
                         const uint slice_height, const uint4 corner, const uint4 size, const uint step,
-                        const uint label_bytes, const uint stamp_bytes,
+                        const uint2 rows, const uint label_bytes, const uint stamp_bytes,
                         __global uchar* packed_labels, __global uchar* packed_stamps)
 {
     const PackBox box = {corner.x, corner.y, corner.z, size.x, size.y, size.z, step};
-    pack_box(stamps, labels, width, slice_height, box, label_bytes, stamp_bytes, packed_labels, packed_stamps);
+    pack_box(stamps, labels, width, slice_height, box, rows.x, rows.y, label_bytes, stamp_bytes, packed_labels,
+             packed_stamps);
 }
 
 // pack_box for the box summarize found (the counters), every pixel, before
@@ -321,10 +323,12 @@ __kernel void pack_maps(__global const uint* stamps, __global const ushort* labe
 // with no command in between (a command costs NVIDIA's driver 10 to 17 us
 // of host time). Only where the packed maps fit the buffers' bytes;
 // counters[RGX_COUNTER_PACKED] says the stamp bytes it packed, 0 for none.
+// Maps of several slabs of `slab_bytes` (RGX_READ_SLABS): the first slab,
+// whose read then starts while the host packs the next.
 __kernel void pack_ahead(__global const uint* stamps, __global const ushort* labels, const uint width,
                          const uint slice_height, const uint label_bytes, const uint label_capacity,
-                         const uint stamp_capacity, volatile __global uint* counters, __global uchar* packed_labels,
-                         __global uchar* packed_stamps)
+                         const uint stamp_capacity, const uint slab_bytes, volatile __global uint* counters,
+                         __global uchar* packed_labels, __global uchar* packed_stamps)
 {
     const PixelBox found = {counters[RGX_COUNTER_BOX + 0],   counters[RGX_COUNTER_BOX + 1],
                             counters[RGX_COUNTER_BOX + 2],   counters[RGX_COUNTER_BOX + 3],
@@ -336,6 +340,9 @@ __kernel void pack_ahead(__global const uint* stamps, __global const ushort* lab
         counters[RGX_COUNTER_PACKED] = fits ? stamp_bytes : 0;
     const PackBox box = {found.x0, found.y0, found.z0, found.x1 - found.x0 + 1, found.y1 - found.y0 + 1,
                          found.z1 - found.z0 + 1, 1};
+    const ulong rows = box.box_height * box.box_depth;
+    const ulong slabs = RGX_READ_SLABS(count * (label_bytes + stamp_bytes), (ulong)slab_bytes);
     if (fits)
-        pack_box(stamps, labels, width, slice_height, box, label_bytes, stamp_bytes, packed_labels, packed_stamps);
+        pack_box(stamps, labels, width, slice_height, box, 0, (uint)(rows / slabs), label_bytes, stamp_bytes,
+                 packed_labels, packed_stamps);
 }

@@ -329,27 +329,76 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
             enqueuePack(set, box, maps, maps.labelBytes, 0, timings);
         host = early.host;
         maps.storage = early.storage;
-    } else {
-        if (maps.step != 1 || ahead.stampBytes != uint32_t(maps.stampBytes) || aheadLabelBytes_ != maps.labelBytes ||
-            !(ahead.box == box) || ahead.set != set)
-            enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings);
-        maps.storage = readMemory(labelBytes + count * size_t(maps.stampBytes), host);
-    }
-    if (maps.labelBytes > 0)
-        queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
-                                timings.track("download", "read:labels"));
-    if (!stampsOnTheirWay)
-        queue.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(maps.stampBytes), host + labelBytes,
-                                nullptr, timings.track("download", "read:stamps"));
-    queue.finish();
-    if (stampsOnTheirWay) {
+        if (maps.labelBytes > 0)
+            queue.enqueueReadBuffer(packedLabels_, CL_FALSE, 0, count * size_t(maps.labelBytes), host, nullptr,
+                                    timings.track("download", "read:labels"));
+        queue.finish();
         stampsAhead_.read.wait(); // a failed read throws: these stamps are the click's
         stampsAhead_ = StampsAhead();
+    } else {
+        const bool packed = maps.step == 1 && ahead.stampBytes == uint32_t(maps.stampBytes) &&
+                            aheadLabelBytes_ == maps.labelBytes && ahead.box == box && ahead.set == set;
+        maps.storage = readMemory(labelBytes + count * size_t(maps.stampBytes), host);
+        readSlabs(set, box, maps, packed, host, host + labelBytes, timings);
     }
     makeWantedBlock();
     maps.labels = host;
     maps.stamps = host + labelBytes;
     return maps;
+}
+
+// Box maps of several slabs' bytes are packed and read slab by slab
+// (RGX_READ_SLABS): each slab's read, on the side queue, runs beside the
+// next slab's pack_maps. Only on a GPU, whose copy engine runs beside its
+// kernels; RGX_READ_SLAB_KIB sets a slab's size (0: one read: the bench's A/B; tests force small slabs).
+static uint64_t readSlabBytes(const DeviceInfo& info)
+{
+    const char* forced = std::getenv("RGX_READ_SLAB_KIB");
+    const uint64_t kib = forced ? uint64_t(std::max(std::atoi(forced), 0)) : info.type == "GPU" ? 32768 : 0;
+    return kib << 10;
+}
+
+void GrowState::readSlabs(int set, const PixelBox& box, const BoxMaps& maps, bool firstPacked, uint8_t* labelsHost,
+                          uint8_t* stampsHost, TimingLog& timings)
+{
+    const uint64_t slabBytes = maps.step == 1 ? readSlabBytes(device_.info()) : 0;
+    const uint64_t slabs = RGX_READ_SLABS(maps.bytes(), slabBytes);
+    const uint64_t rows = uint64_t(maps.boxHeight) * uint64_t(maps.boxDepth);
+    const size_t rowLabels = size_t(maps.boxWidth) * size_t(maps.labelBytes);
+    const size_t rowStamps = size_t(maps.boxWidth) * size_t(maps.stampBytes);
+    // One slab: its reads follow the pack on the one queue.
+    cl::CommandQueue& reads = slabs > 1 ? sideQueue() : device_.queue();
+    for (uint64_t k = 0; k < slabs; ++k) {
+        const size_t first = size_t(k * rows / slabs), end = size_t((k + 1) * rows / slabs);
+        if (end == first)
+            continue;
+        std::vector<cl::Event> after;
+        if (k > 0 || !firstPacked) {
+            const cl::Event* packed = enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings,
+                                                  {{cl_uint(first), cl_uint(end)}});
+            if (slabs > 1) {
+                after.push_back(*packed);
+                device_.queue().flush();
+            }
+        }
+        const std::vector<cl::Event>* wait = after.empty() ? nullptr : &after;
+        if (maps.labelBytes > 0)
+            reads.enqueueReadBuffer(packedLabels_, CL_FALSE, first * rowLabels, (end - first) * rowLabels,
+                                    labelsHost + first * rowLabels, wait, timings.track("download", "read:labels"));
+        reads.enqueueReadBuffer(packedStamps_, CL_FALSE, first * rowStamps, (end - first) * rowStamps,
+                                stampsHost + first * rowStamps, wait, timings.track("download", "read:stamps"));
+        if (slabs > 1)
+            reads.flush();
+    }
+    reads.finish();
+    device_.queue().finish();
+}
+
+cl::CommandQueue& GrowState::sideQueue()
+{
+    if (sideQueue_() == nullptr)
+        sideQueue_ = cl::CommandQueue(device_.context(), device_.device(), CL_QUEUE_PROFILING_ENABLE);
+    return sideQueue_;
 }
 
 std::shared_ptr<const void> GrowState::readMemory(size_t bytes, uint8_t*& host)
@@ -393,10 +442,8 @@ void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timin
     ahead.storage = readMemory(labelBytes + count * size_t(ahead.stampBytes), ahead.host);
     const cl::Event* packed = enqueuePack(set, ahead.box, whole, 0, ahead.stampBytes, timings);
     device_.queue().flush();
-    if (sideQueue_() == nullptr)
-        sideQueue_ = cl::CommandQueue(device_.context(), device_.device(), CL_QUEUE_PROFILING_ENABLE);
     const std::vector<cl::Event> after{*packed};
-    sideQueue_.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(ahead.stampBytes), ahead.host + labelBytes,
+    sideQueue().enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(ahead.stampBytes), ahead.host + labelBytes,
                                  &after, timings.track("download", "read:stamps"));
     sideQueue_.enqueueMarkerWithWaitList(nullptr, &ahead.read);
     sideQueue_.flush();
@@ -419,8 +466,10 @@ void GrowState::settleStampsAhead()
 }
 
 const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, int labelBytes,
-                                        int stampBytes, TimingLog& timings)
+                                        int stampBytes, TimingLog& timings, cl_uint2 rows)
 {
+    if (rows.s[1] == 0)
+        rows.s[1] = cl_uint(maps.boxHeight) * cl_uint(maps.boxDepth);
     const size_t count = maps.samples();
     ensure(packedLabels_, count * size_t(labelBytes));
     ensure(packedStamps_, count * size_t(stampBytes));
@@ -433,6 +482,7 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     pack.setArg(a++, cl_uint4{{box.x0, box.y0, box.z0, 0}});
     pack.setArg(a++, cl_uint4{{cl_uint(maps.boxWidth), cl_uint(maps.boxHeight), cl_uint(maps.boxDepth), 0}});
     pack.setArg(a++, cl_uint(maps.step));
+    pack.setArg(a++, rows);
     pack.setArg(a++, cl_uint(labelBytes));
     pack.setArg(a++, cl_uint(stampBytes));
     pack.setArg(a++, packedLabels_);
@@ -440,9 +490,9 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
     // A work-item packs packAtOnce columns of a row (GrowPrograms.h).
     const size_t columns =
         std::min<size_t>((size_t(maps.boxWidth) + packAtOnce * 64 - 1) / (packAtOnce * 64) * 64, 1024);
-    const size_t rows = std::min<size_t>(size_t(maps.boxHeight) * size_t(maps.boxDepth), 4096);
+    const size_t rowGroups = std::min<size_t>(rows.s[1] - rows.s[0], 4096);
     cl::Event* done = timings.track("download", "pack_maps");
-    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rows), cl::NDRange(64, 1), nullptr,
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rowGroups), cl::NDRange(64, 1), nullptr,
                                          done);
     return done;
 }
@@ -470,6 +520,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     const size_t labelCapacity = aheadLabelBytes_ > 0 ? packedLabels_.getInfo<CL_MEM_SIZE>() : 0;
     pack.setArg(a++, cl_uint(std::min<size_t>(labelCapacity, UINT32_MAX)));
     pack.setArg(a++, cl_uint(std::min<size_t>(packedStamps_.getInfo<CL_MEM_SIZE>(), UINT32_MAX)));
+    pack.setArg(a++, cl_uint(std::min<uint64_t>(readSlabBytes(device_.info()), UINT32_MAX)));
     pack.setArg(a++, counters);
     pack.setArg(a++, aheadLabelBytes_ > 0 ? packedLabels_ : packedStamps_);
     pack.setArg(a++, packedStamps_);

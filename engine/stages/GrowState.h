@@ -266,8 +266,16 @@ private:
     void ensure(cl::Buffer& buffer, size_t bytes);
     // pack_maps for the box maps readBox reads: the labels in labelBytes,
     // the stamps in stampBytes (0: not that map). Its event, for a wait.
+    // Its rows (slices stacked) rows.s[0] to rows.s[1]; {0, 0}: all of them.
     const cl::Event* enqueuePack(int set, const PixelBox& box, const BoxMaps& maps, int labelBytes, int stampBytes,
-                                 TimingLog& timings);
+                                 TimingLog& timings, cl_uint2 rows = {{0, 0}});
+    // readBox's packs and reads of the maps, slab by slab (RGX_READ_SLABS),
+    // into host memory at labelsHost and stampsHost; the first slab packed
+    // by pack_ahead where firstPacked. Returns once every read is done.
+    void readSlabs(int set, const PixelBox& box, const BoxMaps& maps, bool firstPacked, uint8_t* labelsHost,
+                   uint8_t* stampsHost, TimingLog& timings);
+    // The queue of reads beside the device queue's kernels, made on first use.
+    cl::CommandQueue& sideQueue();
     // Host memory for a read of `bytes`: a free pinned block, or pageable.
     std::shared_ptr<const void> readMemory(size_t bytes, uint8_t*& host);
     // Waits for readStampsAhead's read, if one is under way, and drops it.
@@ -312,7 +320,7 @@ private:
         uint8_t* host = nullptr;             // null: no stamps ahead
         cl::Event read;                      // the stamps are in host memory
     } stampsAhead_;
-    cl::CommandQueue sideQueue_; // readStampsAhead's, made on first use
+    cl::CommandQueue sideQueue_; // sideQueue()'s
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
     std::future<std::shared_ptr<HostBlock>> pendingBlock_;

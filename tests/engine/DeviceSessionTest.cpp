@@ -5,12 +5,14 @@
 #include "ResultChecks.h"
 #include "ScopedEnvironment.h"
 #include "TestImages.h"
+#include "TestVolumes.h"
 #include "Device.h"
 #include "DeviceSession.h"
 #include "Errors.h"
 #include "Pipeline.h"
 #include "stages/GrowState.h"
 #include "stages/RegionGrowing.h"
+#include "grow_counters.h"
 
 #include <gtest/gtest.h>
 
@@ -233,6 +235,54 @@ TEST(DeviceSession, ACompetitiveClickOfManyRegionsReadsItsStampsWhileItsLabelsAr
             EXPECT_GE(labels, 0) << what;
             EXPECT_LT(indexOf(click->timings, "read:stamps"), labels) << what;
             EXPECT_GT(indexOf(click->timings, "read:labels"), labels) << what;
+        }
+    }
+}
+
+// Box maps of several slabs are packed and read slab by slab, each read
+// beside the next slab's pack (GrowState::readSlabs: slabs of 32 MiB on a
+// GPU, forced to 4 KiB here on every device): equal to the reference, one
+// pack and one read of each map a slab, on an image and a volume, one region
+// and several, the first slab packed ahead or not.
+TEST(DeviceSession, LargeMapsArePackedAndReadInSlabs)
+{
+    const uint64_t slabBytes = 4096;
+    test::ScopedEnvironment slabs("RGX_READ_SLAB_KIB", "4");
+    test::ScopedEnvironment stampsAhead("RGX_STAMPS_AHEAD", "0"); // its own path, tested above
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(200, 150, test::PixelKind::Grey8, 21));
+    const auto volume = std::make_shared<const LumaImage>(test::randomVolume(40, 30, 20, false, 5));
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const auto& input : {image, volume}) {
+            const bool isVolume = input->depth > 1;
+            PipelineParams competitive;
+            competitive.grow.connectivity = isVolume ? 6 : 4;
+            PipelineParams range = competitive;
+            range.grow.mode = Mode::Range;
+            range.grow.lower = range.grow.upper = 100;
+            const std::vector<Seed> one = {isVolume ? Seed{20, 15, 10} : Seed{100, 75}};
+            const std::vector<Seed> three = isVolume ? std::vector<Seed>{{2, 3, 4}, {35, 25, 15}, {20, 5, 18}}
+                                                     : std::vector<Seed>{{5, 5}, {190, 140}, {100, 20}};
+            const std::vector<std::pair<std::vector<Seed>, PipelineParams>> clicks = {
+                {one, range}, {one, range}, {three, competitive}, {three, range}, {one, range}};
+            DeviceSession session(device, input);
+            for (size_t c = 0; c < clicks.size(); ++c) {
+                const auto& [seeds, params] = clicks[c];
+                const std::string what = info.name + (isVolume ? ", volume" : ", image") + ", click " +
+                                         std::to_string(c + 1);
+                const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+                test::expectEqual(*runReferencePipeline(*input, seeds, params), click->toGrowResult(), what);
+                const BoxMaps& maps = click->maps;
+                const int expected = int(RGX_READ_SLABS(maps.bytes(), slabBytes));
+                EXPECT_GT(expected, 4) << what; // every click's maps are several slabs
+                EXPECT_EQ(test::commandCount(click->timings, "read:stamps"), expected) << what;
+                EXPECT_EQ(test::commandCount(click->timings, "read:labels"), maps.labelBytes > 0 ? expected : 0)
+                    << what;
+                // A run summarised twice (its driver's early summary was
+                // stale) packed ahead twice.
+                const int packs = test::commandCount(click->timings, "pack_maps");
+                EXPECT_TRUE(packs == expected || packs == expected + 1) << what << ": " << packs << " packs";
+            }
         }
     }
 }
