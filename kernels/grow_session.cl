@@ -136,11 +136,13 @@ __kernel void place_seeds(__global const uint* seed_pixels, __global const ushor
 // [RGX_COUNTER_TOUCHED_Z]): the box of the classified pixels (rows within a
 // slice, and slices), the largest stamp, and per region the count and the
 // luma sum (region_stats: RGX_REGION_STATS_WORDS words each, zeroed by the
-// host). Any number of work-groups of RGX_WG_SIZE.
+// host). labels_from_stamps: the one region of a correct run, label 1
+// wherever a stamp is (its labels not read). Any number of work-groups of
+// RGX_WG_SIZE.
 __kernel __attribute__((reqd_work_group_size(RGX_WG_SIZE, 1, 1)))
 void summarize(__global const uint* stamps, __global const ushort* labels,
                __global const ushort* luma, const uint width, const uint slice_height, const uint region_total,
-               volatile __global uint* counters, volatile __global uint* region_stats)
+               const uint labels_from_stamps, volatile __global uint* counters, volatile __global uint* region_stats)
 {
     __local uint box[6];
     __local uint largest;
@@ -166,38 +168,45 @@ void summarize(__global const uint* stamps, __global const ushort* labels,
     // A run of pixels of one region is summed privately, then added once.
     uint run_region = 0, run_count = 0;
     ulong run_sum = 0;
-    // Rows to work-groups, columns to work-items: coalesced.
-    RowWalk walk = row_walk(get_group_id(0), get_num_groups(0), max(touched.y1 - touched.y0 + 1, 1u));
-    for (uint row = get_group_id(0); row < rows; row += get_num_groups(0), walk_on(&walk)) {
-        const uint z = touched.z0 + walk.z, y_in_slice = touched.y0 + walk.y;
-        const uint y = z * slice_height + y_in_slice;
-        // PACK_AT_ONCE pixels a work-item, RGX_WG_SIZE apart, in the order
-        // of one at a time: their stamps read together, then the labels and
-        // lumas of those classified, then each pixel counted.
-        for (uint x = touched.x0 + lid; x <= touched.x1; x += PACK_AT_ONCE * RGX_WG_SIZE) {
-            const uint p = y * width + x;
-            uint stamp[PACK_AT_ONCE];
+    // Rows to work-groups, columns to work-items: coalesced. A work-item
+    // takes PACK_AT_ONCE pixels, RGX_WG_SIZE apart along a row, or where a
+    // row is narrower (a volume's 512 voxels) the same columns of the next
+    // rows too: every slot's load in flight at once.
+    const uint per_row = clamp((box_columns(touched) + RGX_WG_SIZE - 1) / RGX_WG_SIZE, 1u, (uint)PACK_AT_ONCE);
+    const uint rows_at_once = PACK_AT_ONCE / per_row;
+    const uint rows_per_slice = max(touched.y1 - touched.y0 + 1, 1u);
+    for (uint row = get_group_id(0) * rows_at_once; row < rows; row += get_num_groups(0) * rows_at_once) {
+        // In the order of one at a time: the stamps read together, then the
+        // labels and lumas of those classified, then each pixel counted.
+        for (uint x = touched.x0 + lid; x <= touched.x1; x += per_row * RGX_WG_SIZE) {
+            uint stamp[PACK_AT_ONCE], at[PACK_AT_ONCE], xs[PACK_AT_ONCE], ys[PACK_AT_ONCE], zs[PACK_AT_ONCE];
             uint label[PACK_AT_ONCE], value[PACK_AT_ONCE];
 #pragma unroll
-            for (int j = 0; j < PACK_AT_ONCE; ++j)
-                stamp[j] = x + (uint)j * RGX_WG_SIZE <= touched.x1 ? stamps[p + (uint)j * RGX_WG_SIZE] : UNCLASSIFIED;
+            for (int j = 0; j < PACK_AT_ONCE; ++j) {
+                const uint r = (uint)j / per_row, row_j = row + r;
+                xs[j] = x + (uint)j % per_row * RGX_WG_SIZE;
+                zs[j] = touched.z0 + row_j / rows_per_slice;
+                ys[j] = touched.y0 + row_j % rows_per_slice;
+                at[j] = (zs[j] * slice_height + ys[j]) * width + xs[j];
+                const bool inside = r < rows_at_once && row_j < rows && xs[j] <= touched.x1;
+                stamp[j] = inside ? stamps[at[j]] : UNCLASSIFIED;
+            }
 #pragma unroll
             for (int j = 0; j < PACK_AT_ONCE; ++j) {
                 const bool classified = stamp[j] != UNCLASSIFIED;
-                label[j] = classified ? labels[p + (uint)j * RGX_WG_SIZE] : 0;
-                value[j] = classified ? luma[p + (uint)j * RGX_WG_SIZE] : 0;
+                label[j] = !classified ? 0 : labels_from_stamps ? 1 : labels[at[j]];
+                value[j] = classified ? luma[at[j]] : 0;
             }
 #pragma unroll
             for (int j = 0; j < PACK_AT_ONCE; ++j) {
                 if (stamp[j] == UNCLASSIFIED)
                     continue;
-                const uint xj = x + (uint)j * RGX_WG_SIZE;
-                min_x = min(min_x, xj);
-                max_x = max(max_x, xj);
-                min_y = min(min_y, y_in_slice);
-                max_y = max(max_y, y_in_slice);
-                min_z = min(min_z, z);
-                max_z = max(max_z, z);
+                min_x = min(min_x, xs[j]);
+                max_x = max(max_x, xs[j]);
+                min_y = min(min_y, ys[j]);
+                max_y = max(max_y, ys[j]);
+                min_z = min(min_z, zs[j]);
+                max_z = max(max_z, zs[j]);
                 max_stamp = max(max_stamp, stamp[j]);
                 const uint k = label[j];
                 if (k != run_region && run_count > 0) {

@@ -25,6 +25,9 @@ void enqueueSummary(Run& run)
     kernel.setArg(a++, cl_uint(state.width()));
     kernel.setArg(a++, cl_uint(state.sliceHeight()));
     kernel.setArg(a++, cl_uint(regionTotal));
+    // One region of a correct run: label 1 wherever a stamp is (as a click's
+    // maps take it, DeviceSession.cpp).
+    kernel.setArg(a++, cl_uint(regionTotal == 1 && !run.variant.wrongOnPurpose() ? 1 : 0));
     kernel.setArg(a++, state.counters);
     kernel.setArg(a++, state.regionStats);
     const size_t groups = std::min<size_t>(groupsToFill(run.info), size_t(state.height()));
