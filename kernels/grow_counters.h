@@ -37,7 +37,7 @@
 #define RGX_COUNTER_PACKED 24
 // A click's box maps of `bytes` (labels and stamps packed) are packed and
 // read in slabs of rows, each read while the next is packed
-// (GrowState::readBox): slabs of about `slab` bytes, at most 16; one where
+// (GrowState::readSlabs): slabs of about `slab` bytes, at most 16; one where
 // `slab` is 0 or the maps are under two slabs. Slab k of n holds the box's
 // rows k * rows / n to (k + 1) * rows / n (slices stacked); pack_ahead packs
 // slab 0 only.

@@ -492,8 +492,8 @@ const cl::Event* GrowState::enqueuePack(int set, const PixelBox& box, const BoxM
         std::min<size_t>((size_t(maps.boxWidth) + packAtOnce * 64 - 1) / (packAtOnce * 64) * 64, 1024);
     const size_t rowGroups = std::min<size_t>(rows.s[1] - rows.s[0], 4096);
     cl::Event* done = timings.track("download", "pack_maps");
-    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rowGroups), cl::NDRange(64, 1), nullptr,
-                                         done);
+    device_.queue().enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(columns, rowGroups), cl::NDRange(64, 1),
+                                         nullptr, done);
     return done;
 }
 
