@@ -286,9 +286,9 @@ private:
     // A free pinned block of at least `bytes`, or null: then the read goes
     // to pageable memory and a pinned block is being made for the next.
     std::shared_ptr<HostBlock> hostBlock(size_t bytes);
-    // Starts making the pinned block a read went without (after the read).
+    // Starts making the pinned block (or two) a read went without (after the read).
     void makeWantedBlock();
-    // The block made on another thread, into hostBlocks_ once it is there
+    // The blocks made on another thread, into hostBlocks_ once they are there
     // (or at once, with wait).
     void adoptPendingBlock(bool wait);
 
@@ -323,9 +323,10 @@ private:
     cl::CommandQueue sideQueue_; // sideQueue()'s
     std::vector<std::shared_ptr<HostBlock>> hostBlocks_;
     std::shared_ptr<HostBlock> readBack_;
-    std::future<std::shared_ptr<HostBlock>> pendingBlock_;
+    std::future<std::vector<std::shared_ptr<HostBlock>>> pendingBlock_;
     std::future<std::shared_ptr<HostBlock>> pinnedWords_; // readBack_'s successor, being made
     size_t pinnedWanted_ = 0; // bytes of the block a read went without
+    int pinnedWantedCount_ = 1; // blocks of that size to make
     std::future<std::shared_ptr<uint8_t>> preparedMemory_; // prepareHostMemory's
     size_t preparedBytes_ = 0;
     std::map<std::pair<cl_program, std::string>, cl::Kernel> kernels_;
