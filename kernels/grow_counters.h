@@ -35,6 +35,10 @@
 // Set by pack_ahead (kernels/grow_session.cl): the stamp bytes of the box
 // maps it packed, 0 for none.
 #define RGX_COUNTER_PACKED 24
+// The slices z0 z1 of the touched box.
+#define RGX_COUNTER_TOUCHED_Z 25   // 2 words
+#define RGX_COUNTER_WORDS 27
+
 // A click's box maps of `bytes` (labels and stamps packed) are packed and
 // read in slabs of rows, each read while the next is packed
 // (GrowState::readSlabs): slabs of about `slab` bytes, at most 16; one where
@@ -43,9 +47,6 @@
 // slab 0 only.
 #define RGX_READ_SLABS(bytes, slab) \
     ((slab) == 0 || (bytes) < 2 * (slab) ? 1 : (bytes) / (slab) > 16 ? 16 : (bytes) / (slab))
-// The slices z0 z1 of the touched box.
-#define RGX_COUNTER_TOUCHED_Z 25   // 2 words
-#define RGX_COUNTER_WORDS 27
 
 // counters[RGX_COUNTER_GRID + ...]: arrivals, the number of the last
 // barrier released (RGX_BARRIER_STALLED once one was given up), and the roll

@@ -456,10 +456,11 @@ void GrowState::readStampsAhead(int set, uint32_t largestStamp, TimingLog& timin
     const cl::Event* packed = enqueuePack(set, ahead.box, whole, 0, ahead.stampBytes, timings);
     device_.queue().flush();
     const std::vector<cl::Event> after{*packed};
-    sideQueue().enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(ahead.stampBytes), ahead.host + labelBytes,
-                                 &after, timings.track("download", "read:stamps"));
-    sideQueue_.enqueueMarkerWithWaitList(nullptr, &ahead.read);
-    sideQueue_.flush();
+    cl::CommandQueue& side = sideQueue();
+    side.enqueueReadBuffer(packedStamps_, CL_FALSE, 0, count * size_t(ahead.stampBytes), ahead.host + labelBytes,
+                           &after, timings.track("download", "read:stamps"));
+    side.enqueueMarkerWithWaitList(nullptr, &ahead.read);
+    side.flush();
     stampsAhead_ = std::move(ahead);
     packedAhead_ = PackedAhead(); // pack_ahead must not write the stamps being read
 }
