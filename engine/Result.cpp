@@ -40,6 +40,8 @@ uint32_t BoxMaps::stamp(int x, int y) const
     if (sample < 0)
         return unclassifiedStamp;
     const size_t i = size_t(sample);
+    if (stampBytes == 1)
+        return narrowStamp(i / size_t(boxWidth), i % size_t(boxWidth));
     if (stampBytes == 2) {
         uint16_t value;
         std::memcpy(&value, stamps + 2 * i, 2);
@@ -65,7 +67,10 @@ void BoxMaps::widen(std::vector<uint16_t>& fullLabels, std::vector<uint32_t>& fu
         const size_t to = (slice * size_t(sliceHeight()) + rowInSlice) * size_t(width) + size_t(x0);
         uint16_t* labelRow = fullLabels.data() + to;
         uint32_t* stampRow = fullStamps.data() + to;
-        if (stampBytes == 2) {
+        if (stampBytes == 1) {
+            for (int x = 0; x < boxWidth; ++x)
+                stampRow[x] = narrowStamp(size_t(row), size_t(x));
+        } else if (stampBytes == 2) {
             const uint16_t* narrow = reinterpret_cast<const uint16_t*>(stamps) + from;
             for (int x = 0; x < boxWidth; ++x)
                 stampRow[x] = narrow[x] == 0xFFFF ? unclassifiedStamp : narrow[x];

@@ -39,10 +39,15 @@ struct KernelReport {
 // the narrowest types that hold the values (labels in 1 byte for at most 255
 // regions, in none for the one region of a correct run, whose label is 1
 // wherever a pixel has a stamp; stamps in 2 bytes while every stamp is below
-// 0xFFFF, which then stands for "never"). Outside the box every pixel is unclassified. The
+// 0xFFFF, which then stands for "never"; or "narrow", in 1 byte over a base
+// per run of narrowRun samples of a row: kernels/narrow_stamps.h).
+// Outside the box every pixel is unclassified. The
 // memory is shared and never changes (a resident session recycles it only
 // once no BoxMaps refers to it).
 struct BoxMaps {
+    static constexpr int narrowRun = 64;               // RGX_NARROW_RUN
+    static constexpr uint32_t narrowWide = 0x80000000u; // RGX_NARROW_WIDE
+
     int width = 0;  // the image
     int height = 0; // its rows; a volume's: the rows of all its slices, one slice below the other
     int depth = 1;  // slices of a volume (height / depth rows each)
@@ -54,9 +59,13 @@ struct BoxMaps {
     int boxDepth = 1;  // slices: the box is boxHeight rows of each slice from z0 on, slice after slice
     int step = 1;      // the samples are every step-th pixel of every step-th row (1: all)
     int labelBytes = 2; // 0: one region, the labels follow from the stamps
-    int stampBytes = 4;
+    int stampBytes = 4; // 1: narrow (stamps a byte each, with stampBases and wideStamps)
     const uint8_t* labels = nullptr;
     const uint8_t* stamps = nullptr;
+    // Narrow stamps: each run's base (runsPerRow() a row), and the wide
+    // runs' stamps, narrowRun each (a wide run's base: narrowWide | its slot).
+    const uint32_t* stampBases = nullptr;
+    const uint32_t* wideStamps = nullptr;
     std::shared_ptr<const void> storage; // keeps labels and stamps alive
 
     // The sample at or before pixel (x, y).
@@ -65,8 +74,22 @@ struct BoxMaps {
     // Full maps (label 0, stamp 0xFFFFFFFF outside the box) of the image;
     // step 1 only (InvalidArgument otherwise).
     void widen(std::vector<uint16_t>& labels, std::vector<uint32_t>& stamps) const;
-    // Host bytes the maps take.
-    uint64_t bytes() const { return samples() * uint64_t(labelBytes + stampBytes); }
+    // Host bytes the maps take (narrow stamps: with their bases, without the wide runs).
+    uint64_t bytes() const
+    {
+        const uint64_t bases = stampBytes == 1 ? uint64_t(boxHeight) * uint64_t(boxDepth) * runsPerRow() * 4 : 0;
+        return samples() * uint64_t(labelBytes + stampBytes) + bases;
+    }
+    int runsPerRow() const { return (boxWidth + narrowRun - 1) / narrowRun; }
+    // The stamp of narrow maps' sample `column` of box row `row` (slices stacked).
+    uint32_t narrowStamp(size_t row, size_t column) const
+    {
+        const uint32_t base = stampBases[row * size_t(runsPerRow()) + column / narrowRun];
+        if (base & narrowWide)
+            return wideStamps[size_t(base & ~narrowWide) * narrowRun + column % narrowRun];
+        const uint8_t value = stamps[row * size_t(boxWidth) + column];
+        return value == 0xFF ? unclassifiedStamp : base + value;
+    }
     uint64_t samples() const { return uint64_t(boxWidth) * uint64_t(boxHeight) * uint64_t(boxDepth); }
     int sliceHeight() const { return height / (depth > 0 ? depth : 1); }
 

@@ -333,10 +333,13 @@ __kernel void pack_maps(__global const uint* stamps, __global const ushort* labe
 // of host time). Only where the packed maps fit the buffers' bytes;
 // counters[RGX_COUNTER_PACKED] says the stamp bytes it packed, 0 for none.
 // Maps of several slabs of `slab_bytes` (RGX_READ_SLABS): the first slab,
-// whose read then starts while the host packs the next.
+// whose read then starts while the host packs the next. Maps of
+// `narrow_from` samples or more: none (the host reads their stamps narrow,
+// narrow_stamps.h).
 __kernel void pack_ahead(__global const uint* stamps, __global const ushort* labels, const uint width,
                          const uint slice_height, const uint label_bytes, const uint label_capacity,
-                         const uint stamp_capacity, const uint slab_bytes, volatile __global uint* counters,
+                         const uint stamp_capacity, const uint slab_bytes, const uint narrow_from,
+                         volatile __global uint* counters,
                          __global uchar* packed_labels, __global uchar* packed_stamps)
 {
     const PixelBox found = {counters[RGX_COUNTER_BOX + 0],   counters[RGX_COUNTER_BOX + 1],
@@ -344,7 +347,8 @@ __kernel void pack_ahead(__global const uint* stamps, __global const ushort* lab
                             counters[RGX_COUNTER_BOX_Z + 0], counters[RGX_COUNTER_BOX_Z + 1]};
     const uint stamp_bytes = counters[RGX_COUNTER_MAX_STAMP] < 0xFFFF ? 2 : 4;
     const ulong count = (ulong)box_columns(found) * (ulong)box_rows(found);
-    const bool fits = count > 0 && count * stamp_bytes <= stamp_capacity && count * label_bytes <= label_capacity;
+    const bool fits = count > 0 && count < narrow_from && count * stamp_bytes <= stamp_capacity &&
+                      count * label_bytes <= label_capacity;
     if (get_global_id(0) == 0 && get_global_id(1) == 0)
         counters[RGX_COUNTER_PACKED] = fits ? stamp_bytes : 0;
     const PackBox box = {found.x0, found.y0, found.z0, found.x1 - found.x0 + 1, found.y1 - found.y0 + 1,
@@ -355,3 +359,5 @@ __kernel void pack_ahead(__global const uint* stamps, __global const ushort* lab
         pack_box(stamps, labels, width, slice_height, box, 0, (uint)(rows / slabs), label_bytes, stamp_bytes,
                  packed_labels, packed_stamps);
 }
+
+#include "narrow_stamps.h"

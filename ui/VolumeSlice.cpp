@@ -8,6 +8,7 @@
 #include <cstring>
 #include <future>
 #include <thread>
+#include <type_traits>
 
 namespace rgx::ui {
 
@@ -277,9 +278,12 @@ namespace {
 // One sample of box maps whose byte widths are known at compile time (a
 // slice reads a quarter of a million of them per step).
 template <int LabelBytes, int StampBytes>
-inline void readSample(const BoxMaps& maps, size_t i, uint16_t& label, uint32_t& stamp)
+// Sample i is `column` of box row `row` (slices stacked).
+inline void readSample(const BoxMaps& maps, size_t i, size_t row, size_t column, uint16_t& label, uint32_t& stamp)
 {
-    if constexpr (StampBytes == 2) {
+    if constexpr (StampBytes == 1) {
+        stamp = maps.narrowStamp(row, column);
+    } else if constexpr (StampBytes == 2) {
         uint16_t value;
         std::memcpy(&value, maps.stamps + 2 * i, 2);
         stamp = value == 0xFFFF ? unclassifiedStamp : value;
@@ -336,7 +340,8 @@ void cutSlice(const SliceAxes& axes, int slice, const BoxMaps& maps, VolumeSize 
                         __builtin_prefetch(maps.labels + later * LabelBytes);
                 }
             }
-            readSample<LabelBytes, StampBytes>(maps, size_t(i), labelRow[u], stampRow[u]);
+            readSample<LabelBytes, StampBytes>(maps, size_t(i), size_t(slab * boxHeight + row), size_t(column),
+                                               labelRow[u], stampRow[u]);
         }
     };
     cutInBands(shape.height(), columns, [&](int firstSliceRow, int endSliceRow) {
@@ -360,9 +365,12 @@ BoxMaps axialRows(const BoxMaps& maps, int slice, int width, int height)
         cut.x0 = cut.y0 = 0;
         return cut;
     }
-    const size_t skipped = size_t(slice - maps.z0) * size_t(maps.boxHeight) * size_t(maps.boxWidth);
+    const size_t skippedRows = size_t(slice - maps.z0) * size_t(maps.boxHeight);
+    const size_t skipped = skippedRows * size_t(maps.boxWidth);
     cut.labels = maps.labels ? maps.labels + skipped * size_t(maps.labelBytes) : nullptr;
     cut.stamps = maps.stamps + skipped * size_t(maps.stampBytes);
+    if (maps.stampBytes == 1)
+        cut.stampBases = maps.stampBases + skippedRows * size_t(maps.runsPerRow());
     return cut;
 }
 
@@ -402,20 +410,19 @@ GrowResultPtr sliceResult(const SliceAxes& axes, int slice, const GrowResultPtr&
     }
     uint16_t* labels = cut->labels.data();
     uint32_t* stamps = cut->stamps.data();
-    const bool narrowStamps = maps.stampBytes == 2;
+    // The maps' byte widths, fixed at compile time for each pair.
+    const auto cutWith = [&](auto labelBytes) {
+        constexpr int L = decltype(labelBytes)::value;
+        switch (maps.stampBytes) {
+        case 1: cutSlice<L, 1>(axes, slice, maps, size, labels, stamps); break;
+        case 2: cutSlice<L, 2>(axes, slice, maps, size, labels, stamps); break;
+        default: cutSlice<L, 4>(axes, slice, maps, size, labels, stamps); break;
+        }
+    };
     switch (maps.labelBytes) {
-    case 0:
-        narrowStamps ? cutSlice<0, 2>(axes, slice, maps, size, labels, stamps)
-                     : cutSlice<0, 4>(axes, slice, maps, size, labels, stamps);
-        break;
-    case 1:
-        narrowStamps ? cutSlice<1, 2>(axes, slice, maps, size, labels, stamps)
-                     : cutSlice<1, 4>(axes, slice, maps, size, labels, stamps);
-        break;
-    default:
-        narrowStamps ? cutSlice<2, 2>(axes, slice, maps, size, labels, stamps)
-                     : cutSlice<2, 4>(axes, slice, maps, size, labels, stamps);
-        break;
+    case 0: cutWith(std::integral_constant<int, 0>()); break;
+    case 1: cutWith(std::integral_constant<int, 1>()); break;
+    default: cutWith(std::integral_constant<int, 2>()); break;
     }
     return cut;
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -169,14 +170,14 @@ public:
     uint32_t stamp(int x, int y) const
     {
         const int64_t i = index(x, y);
-        return i < 0 ? unclassifiedStamp : stampAt(size_t(i));
+        return i < 0 ? unclassifiedStamp : stampAt(size_t(i), x, y);
     }
     // The label of (x, y) as frame `frame` shows it (0 until it is
     // classified), and its stamp.
     int visible(int x, int y, uint32_t frame, uint32_t& stamp) const
     {
         const int64_t i = index(x, y);
-        stamp = i < 0 ? unclassifiedStamp : stampAt(size_t(i));
+        stamp = i < 0 ? unclassifiedStamp : stampAt(size_t(i), x, y);
         return stamp <= frame ? labelAt(size_t(i), stamp) : 0;
     }
     int visible(int x, int y, uint32_t frame) const
@@ -194,9 +195,12 @@ private:
             return int64_t(y - maps_.y0) * maps_.boxWidth + (x - maps_.x0);
         return int64_t((y - maps_.y0) / maps_.step) * maps_.boxWidth + (x - maps_.x0) / maps_.step;
     }
-    uint32_t stampAt(size_t i) const
+    // Sample i, at pixel (x, y) of the image.
+    uint32_t stampAt(size_t i, int x, int y) const
     {
-        if constexpr (StampBytes == 2) {
+        if constexpr (StampBytes == 1) {
+            return maps_.narrowStamp(size_t((y - maps_.y0) / maps_.step), size_t((x - maps_.x0) / maps_.step));
+        } else if constexpr (StampBytes == 2) {
             uint16_t value;
             std::memcpy(&value, maps_.stamps + 2 * i, 2);
             return value == 0xFFFF ? unclassifiedStamp : value;
@@ -434,11 +438,19 @@ void renderOverlayView(const QImage& base, const GrowResult* result, const Overl
     const BoxMaps maps = result ? mapsView(*result) : BoxMaps();
     out.bits(); // detached here, before the bands write their rows
     const ViewJob job{base, style, layers, paint, columns, rows, reachX, reachY, regions, result != nullptr, out};
-    const bool narrowStamps = maps.stampBytes == 2;
+    // The maps' byte widths, fixed at compile time for each pair.
+    const auto render = [&](auto labelBytes) {
+        constexpr int L = decltype(labelBytes)::value;
+        switch (maps.stampBytes) {
+        case 1: renderView<L, 1>(job, maps); break;
+        case 2: renderView<L, 2>(job, maps); break;
+        default: renderView<L, 4>(job, maps); break;
+        }
+    };
     switch (maps.labelBytes) {
-    case 0: narrowStamps ? renderView<0, 2>(job, maps) : renderView<0, 4>(job, maps); break;
-    case 1: narrowStamps ? renderView<1, 2>(job, maps) : renderView<1, 4>(job, maps); break;
-    default: narrowStamps ? renderView<2, 2>(job, maps) : renderView<2, 4>(job, maps); break;
+    case 0: render(std::integral_constant<int, 0>()); break;
+    case 1: render(std::integral_constant<int, 1>()); break;
+    default: render(std::integral_constant<int, 2>()); break;
     }
 }
 

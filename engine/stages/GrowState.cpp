@@ -14,9 +14,7 @@
 
 namespace rgx {
 
-// Where a read-back's stamps start in its host memory: after the labels
-// (labelBytes each), at a 4-byte boundary.
-static size_t stampsOffset(size_t count, int labelBytes)
+size_t GrowState::stampsOffset(size_t count, int labelBytes)
 {
     return (count * size_t(labelBytes) + 3) / 4 * 4;
 }
@@ -348,6 +346,9 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
         queue.finish();
         stampsAhead_.read.wait(); // a failed read throws: these stamps are the click's
         stampsAhead_ = StampsAhead();
+    } else if (maps.step == 1 && count >= narrowFrom(device_.info()) && readNarrow(set, box, maps, timings)) {
+        makeWantedBlock();
+        return maps;
     } else {
         const bool packed = maps.step == 1 && ahead.stampBytes == uint32_t(maps.stampBytes) &&
                             aheadLabelBytes_ == maps.labelBytes && ahead.box == box && ahead.set == set;
@@ -364,7 +365,7 @@ BoxMaps GrowState::readBox(int set, const PixelBox& box, size_t regions, uint32_
 // (RGX_READ_SLABS): each slab's read, on the side queue, runs beside the
 // next slab's pack_maps. Only on a GPU, whose copy engine runs beside its
 // kernels; RGX_READ_SLAB_KIB sets a slab's size (0: one read: the bench's A/B; tests force small slabs).
-static uint64_t readSlabBytes(const DeviceInfo& info)
+uint64_t GrowState::readSlabBytes(const DeviceInfo& info)
 {
     const char* forced = std::getenv("RGX_READ_SLAB_KIB");
     const uint64_t kib = forced ? uint64_t(std::max(std::atoi(forced), 0)) : info.type == "GPU" ? 32768 : 0;
@@ -535,6 +536,7 @@ void GrowState::enqueuePackAhead(int set, TimingLog& timings)
     pack.setArg(a++, cl_uint(std::min<size_t>(labelCapacity, UINT32_MAX)));
     pack.setArg(a++, cl_uint(std::min<size_t>(packedStamps_.getInfo<CL_MEM_SIZE>(), UINT32_MAX)));
     pack.setArg(a++, cl_uint(std::min<uint64_t>(readSlabBytes(device_.info()), UINT32_MAX)));
+    pack.setArg(a++, cl_uint(std::min<uint64_t>(narrowFrom(device_.info()), UINT32_MAX)));
     pack.setArg(a++, counters);
     pack.setArg(a++, aheadLabelBytes_ > 0 ? packedLabels_ : packedStamps_);
     pack.setArg(a++, packedStamps_);
@@ -595,7 +597,7 @@ Footprint GrowState::footprint() const
     Footprint footprint;
     for (const cl::Buffer* buffer : {&luma, &labels[0], &labels[1], &stamps[0], &stamps[1], &frontier[0], &frontier[1],
                                      &tileMark, &tileLists, &ringRows, &seedPixels, &seedLuma, &totals, &deltas, &regionStats,
-                                     &counters, &packedLabels_, &packedStamps_})
+                                     &counters, &packedLabels_, &packedStamps_, &narrowBases_, &narrowWide_})
         if ((*buffer)() != nullptr)
             footprint.deviceBytes += buffer->getInfo<CL_MEM_SIZE>();
     for (const cl::Buffer& buffer : tieBuffers_)

@@ -274,6 +274,19 @@ private:
     // by pack_ahead where firstPacked. Returns once every read is done.
     void readSlabs(int set, const PixelBox& box, const BoxMaps& maps, bool firstPacked, uint8_t* labelsHost,
                    uint8_t* stampsHost, TimingLog& timings);
+    // Where a read-back's stamps start in its host memory: after the labels
+    // (labelBytes each), at a 4-byte boundary.
+    static size_t stampsOffset(size_t count, int labelBytes);
+    // The bytes of a slab of RGX_READ_SLABS on this device (0: one read).
+    static uint64_t readSlabBytes(const DeviceInfo& info);
+    // Box maps of at least this many samples (step 1) read their stamps
+    // narrow, a byte each (GrowStateNarrow.cpp).
+    static uint64_t narrowFrom(const DeviceInfo& info);
+    // readBox's packs and reads of narrow stamps (kernels/narrow_stamps.h)
+    // and of the labels, slab by slab, into `maps` (stampBytes 1, its
+    // memory); false, having set nothing, where the wide runs outgrew
+    // their slots (then the stamps are read as they would be otherwise).
+    bool readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings);
     // The queue of reads beside the device queue's kernels, made on first use.
     cl::CommandQueue& sideQueue();
     // Host memory for a read of `bytes`: a free pinned block, or pageable.
@@ -304,7 +317,9 @@ private:
     bool failed_ = true;       // fresh buffers: reset everything
     std::vector<uint32_t> heldSeedPixels_; // what seedPixels holds (empty: unknown)
     cl::Buffer packedLabels_;  // the box maps in their narrow types, on the device
-    cl::Buffer packedStamps_;
+    cl::Buffer packedStamps_;  // narrow stamps: their bytes
+    cl::Buffer narrowBases_;   // narrow stamps: the runs' bases
+    cl::Buffer narrowWide_;    // narrow stamps: the wide runs' count and slots
     int aheadLabelBytes_ = -1; // packAhead's, -1: off
     struct PackedAhead {
         uint32_t stampBytes = 0; // 0: nothing packed ahead

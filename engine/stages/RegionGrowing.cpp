@@ -120,8 +120,10 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     // Per region of the buffers' capacity: seed pixel and luma (8), two sets
     // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).
     bytes += regionCapacityFor(regionCount) * 92 + RGX_COUNTER_WORDS * 4;
-    // The read-back's narrow maps on the device: at most 2 + 4 per pixel.
-    bytes += pixelCount * 6;
+    // The read-back's packed maps on the device: at most 2 + 4 per pixel;
+    // narrow stamps' bases and wide runs' slots besides (GrowState::readNarrow:
+    // a 16th of a byte a pixel each, at least 1025 slots of 256 bytes).
+    bytes += pixelCount * 6 + pixelCount / 8 + 1025 * 256;
     return bytes;
 }
 

@@ -2,6 +2,7 @@
 // the full maps of the same run, on every device, at several zooms and pans,
 // for every layer: regions, outlines, the frontier, earlier frames and the
 // corruption view (engine/io/Overlay.h renderOverlayView, GrowResult's box maps).
+#include "ScopedEnvironment.h"
 #include "TestImages.h"
 #include "Device.h"
 #include "DeviceSession.h"
@@ -67,49 +68,55 @@ TEST(ViewFromBoxMaps, DrawsWhatTheFullMapsDrawAtEveryZoomOnEveryDevice)
     std::mt19937 random(5);
     for (const DeviceInfo& info : listDevices()) {
         ComputeDevice device(info);
+        // Stamps in two bytes, and narrow (a byte over a base per run: GrowState::readNarrow).
         for (const Case& c : cases) {
-            const GrowVariant variant = parseVariant(c.variant);
-            if (whyUnavailable(variant, info))
-                continue;
-            DeviceSession session(device, image);
-            const ClickResultPtr click = session.click(c.seeds, c.params, variant);
-            const auto boxResult = std::make_shared<const GrowResult>(click->toBoxResult());
-            ASSERT_FALSE(boxResult->hasFullMaps());
-            const GrowResultPtr fullResult = withFullMaps(boxResult);
-            ASSERT_TRUE(fullResult->hasFullMaps());
-            // The corruption view's layers: a difference mask and a reference's stamps.
-            const GrowResultPtr reference = runReferencePipeline(*image, c.seeds, c.params);
-            std::vector<uint8_t> mask(image->luma.size(), 0);
-            for (size_t p = 0; p < mask.size(); p += 1 + random() % 97)
-                mask[p] = 1;
-            for (uint32_t frame : {0u, boxResult->iterations / 2, boxResult->iterations, ~0u})
-                for (bool outlines : {false, true})
-                    for (bool corruption : {false, true})
-                        for (const auto& [source, size] : views) {
-                            OverlayStyle style;
-                            style.frame = frame;
-                            style.outlines = outlines;
-                            style.frontier = true;
-                            ViewLayers layers;
-                            if (corruption) {
-                                layers.baseDivisor = 3;
-                                layers.differences = &mask;
-                                layers.referenceStamps = &reference->stamps;
-                                layers.allDifferences = frame == ~0u;
+            for (const char* narrow : {"0", "1"}) {
+                test::ScopedEnvironment narrowStamps("RGX_NARROW_STAMPS", narrow);
+                test::ScopedEnvironment stampsAhead("RGX_STAMPS_AHEAD", "0");
+                const GrowVariant variant = parseVariant(c.variant);
+                if (whyUnavailable(variant, info))
+                    continue;
+                DeviceSession session(device, image);
+                const ClickResultPtr click = session.click(c.seeds, c.params, variant);
+                const auto boxResult = std::make_shared<const GrowResult>(click->toBoxResult());
+                ASSERT_FALSE(boxResult->hasFullMaps());
+                EXPECT_EQ(boxResult->box.stampBytes == 1, std::string(narrow) == "1") << info.name << ", " << c.what;
+                const GrowResultPtr fullResult = withFullMaps(boxResult);
+                ASSERT_TRUE(fullResult->hasFullMaps());
+                // The corruption view's layers: a difference mask and a reference's stamps.
+                const GrowResultPtr reference = runReferencePipeline(*image, c.seeds, c.params);
+                std::vector<uint8_t> mask(image->luma.size(), 0);
+                for (size_t p = 0; p < mask.size(); p += 1 + random() % 97)
+                    mask[p] = 1;
+                for (uint32_t frame : {0u, boxResult->iterations / 2, boxResult->iterations, ~0u})
+                    for (bool outlines : {false, true})
+                        for (bool corruption : {false, true})
+                            for (const auto& [source, size] : views) {
+                                OverlayStyle style;
+                                style.frame = frame;
+                                style.outlines = outlines;
+                                style.frontier = true;
+                                ViewLayers layers;
+                                if (corruption) {
+                                    layers.baseDivisor = 3;
+                                    layers.differences = &mask;
+                                    layers.referenceStamps = &reference->stamps;
+                                    layers.allDifferences = frame == ~0u;
+                                }
+                                QImage fromFull(size, QImage::Format_RGB32), fromBox(size, QImage::Format_RGB32);
+                                renderOverlayView(base, fullResult.get(), style, layers, source, fromFull);
+                                renderOverlayView(base, boxResult.get(), style, layers, source, fromBox);
+                                EXPECT_EQ(firstDifference(fromFull, fromBox), "")
+                                    << info.name << ", " << c.what << ", narrow " << narrow << ", frame " << frame << ", outlines " << outlines
+                                    << ", corruption view " << corruption << ", view of " << source.x() << ","
+                                    << source.y() << " " << source.width() << "x" << source.height() << " at "
+                                    << size.width() << "x" << size.height();
                             }
-                            QImage fromFull(size, QImage::Format_RGB32), fromBox(size, QImage::Format_RGB32);
-                            renderOverlayView(base, fullResult.get(), style, layers, source, fromFull);
-                            renderOverlayView(base, boxResult.get(), style, layers, source, fromBox);
-                            EXPECT_EQ(firstDifference(fromFull, fromBox), "")
-                                << info.name << ", " << c.what << ", frame " << frame << ", outlines " << outlines
-                                << ", corruption view " << corruption << ", view of " << source.x() << ","
-                                << source.y() << " " << source.width() << "x" << source.height() << " at "
-                                << size.width() << "x" << size.height();
-                        }
-            // The whole picture of an export, too.
-            OverlayStyle last;
-            EXPECT_EQ(firstDifference(renderOverlay(base, *fullResult, last), renderOverlay(base, *boxResult, last)), "")
-                << info.name << ", " << c.what << ", whole picture";
+                // The whole picture of an export, too.
+                OverlayStyle last;
+                EXPECT_EQ(firstDifference(renderOverlay(base, *fullResult, last), renderOverlay(base, *boxResult, last)), "")
+                    << info.name << ", " << c.what << ", narrow " << narrow << ", whole picture";
+            }
         }
     }
 }

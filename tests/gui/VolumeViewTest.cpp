@@ -2,9 +2,12 @@
 // offscreen, with a volume built in memory (a bright ball in a noisy box of
 // anisotropic voxels); results from the CPU reference (SPEC's ground truth)
 // or from a run on the default device (PoCL).
+#include "Device.h"
+#include "DeviceSession.h"
 #include "Document.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "Pipeline.h"
 #include "ParametersPanel.h"
 #include "PlaybackPanel.h"
 #include "SeedTableModel.h"
@@ -12,6 +15,7 @@
 #include "SliceView.h"
 #include "TimingPanel.h"
 #include "ViewState.h"
+#include "VolumeSlice.h"
 #include "VolumeView.h"
 #include "WorkGroupMap.h"
 #include "io/Export.h"
@@ -27,6 +31,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -145,6 +150,7 @@ private slots:
     void scrollingChangesTheShownSlice();
     void windowAndLevelChangeTheDrawnGreyOnly();
     void aRunOnTheDefaultDeviceEqualsTheCpuReference();
+    void narrowStampsCutIntoSlicesAsTheirFullMaps();
     void sessionsKeepVoxelSeedsSlicesAndWindow();
     void aVolumeFileAndItsSessionReopenWhereTheyWere();
     void differencesFromTheReferenceShowOnTheSlices();
@@ -736,6 +742,39 @@ void VolumeViewTest::windowAndLevelChangeTheDrawnGreyOnly()
     QVERIFY2(ball > 5 && ball < 20, qPrintable(QString::number(ball)));
     // Drawing only: the luma a run sees is untouched.
     QVERIFY(window_->luma()->luma == lumaBefore);
+}
+
+// A click's stamps read narrow (a byte over a base per run of a row:
+// GrowState::readNarrow, on a GPU from 8 Mi voxels, forced here) cut into
+// every slice of every plane, in the voxel order and in the standard
+// display, as the same click's full maps: the axial cut points into the
+// narrow rows and their bases, the others read voxel by voxel.
+void VolumeViewTest::narrowStampsCutIntoSlicesAsTheirFullMaps()
+{
+    qputenv("RGX_NARROW_STAMPS", "1");
+    const auto unset = qScopeGuard([] { qunsetenv("RGX_NARROW_STAMPS"); });
+    const std::shared_ptr<LumaImage> volume = orientedBall();
+    const VolumeSize size = VolumeSize::of(*volume);
+    ComputeDevice device(selectDevice(""));
+    DeviceSession session(device, volume);
+    for (const int range : {200, 3000}) { // the ball; every voxel
+        PipelineParams params;
+        params.grow = ballParams();
+        params.grow.lower = params.grow.upper = range;
+        const ClickResultPtr click = session.click({ballCentre}, params, parseVariant("fusion=tiles"));
+        QCOMPARE(click->maps.stampBytes, 1);
+        const auto box = std::make_shared<const GrowResult>(click->toBoxResult());
+        const GrowResultPtr full = withFullMaps(box);
+        for (Plane plane : allPlanes)
+            for (const SliceAxes& axes : {voxelOrderAxes(plane), sliceAxes(plane, volume->volume)})
+                for (int slice = 0; slice < sliceCount(axes, size); ++slice) {
+                    const GrowResultPtr cut = withFullMaps(sliceResult(axes, slice, box));
+                    const GrowResultPtr expected = withFullMaps(sliceResult(axes, slice, full));
+                    QVERIFY2(cut->labels == expected->labels && cut->stamps == expected->stamps,
+                             qPrintable(QStringLiteral("range %1, %2 view, slice %3")
+                                            .arg(range).arg(planeName(plane)).arg(slice)));
+                }
+    }
 }
 
 void VolumeViewTest::aRunOnTheDefaultDeviceEqualsTheCpuReference()
