@@ -35,6 +35,8 @@ static size_t wideSlots(size_t runs)
     return forced ? size_t(std::max(std::atoi(forced), 0)) : std::max<size_t>(1024, runs / 64);
 }
 constexpr size_t headSlots = 15;
+// Runs a work-group of pack_narrow packs at a time (RGX_NARROW_AT_ONCE).
+constexpr size_t narrowAtOnce = 4;
 
 bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings)
 {
@@ -83,7 +85,7 @@ bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLo
         pack.setArg(a++, narrowBases_);
         pack.setArg(a++, narrowWide_);
         cl::Event* packed = timings.track("download", "pack_narrow");
-        const size_t across = std::min<size_t>(runs, 16) * size_t(BoxMaps::narrowRun);
+        const size_t across = std::min<size_t>((runs + narrowAtOnce - 1) / narrowAtOnce, 16) * size_t(BoxMaps::narrowRun);
         queue.enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(across, std::min<size_t>(end - first, 4096)),
                                    cl::NDRange(size_t(BoxMaps::narrowRun), 1), nullptr, packed);
         const std::vector<cl::Event>* wait = nullptr;

@@ -55,8 +55,8 @@ TEST(NarrowStamps, ClicksReadAByteASampleEqualToTheReferenceInOneReadAndInSlabs)
 {
     test::ScopedEnvironment narrow("RGX_NARROW_STAMPS", "1");
     test::ScopedEnvironment stampsAhead("RGX_STAMPS_AHEAD", "0"); // competitive stamps read the narrow way too
-    const auto image = std::make_shared<const LumaImage>(test::randomImage(200, 150, test::PixelKind::Grey8, 21));
-    const auto volume = std::make_shared<const LumaImage>(test::randomVolume(70, 30, 20, false, 5));
+    const auto image = std::make_shared<const LumaImage>(test::randomImage(203, 150, test::PixelKind::Grey8, 21));
+    const auto volume = std::make_shared<const LumaImage>(test::randomVolume(71, 30, 20, false, 5));
     for (const char* slabKib : {"0", "4"}) {
         test::ScopedEnvironment slabs("RGX_READ_SLAB_KIB", slabKib);
         for (const DeviceInfo& info : listDevices()) {
@@ -100,8 +100,8 @@ TEST(NarrowStamps, ClicksReadAByteASampleEqualToTheReferenceInOneReadAndInSlabs)
 TEST(NarrowStamps, AWindingRegionsWideRunsTakeSlotsAndTooManyFallBackToTwoBytes)
 {
     test::ScopedEnvironment narrow("RGX_NARROW_STAMPS", "1");
-    const auto image = std::make_shared<const LumaImage>(serpentine(200, 100, 1));
-    const auto volume = std::make_shared<const LumaImage>(serpentine(140, 40, 3));
+    const auto image = std::make_shared<const LumaImage>(serpentine(199, 100, 1));
+    const auto volume = std::make_shared<const LumaImage>(serpentine(141, 40, 3));
     for (const DeviceInfo& info : listDevices()) {
         ComputeDevice device(info);
         for (const auto& input : {image, volume}) {
