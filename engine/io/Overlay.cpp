@@ -198,8 +198,8 @@ private:
     // Sample i, at pixel (x, y) of the image.
     uint32_t stampAt(size_t i, int x, int y) const
     {
-        if constexpr (StampBytes == 1) {
-            return maps_.narrowStamp(size_t((y - maps_.y0) / maps_.step), size_t((x - maps_.x0) / maps_.step));
+        if constexpr (StampBytes == 1) { // narrow maps hold every pixel (step 1)
+            return maps_.narrowStamp(size_t(y - maps_.y0), size_t(x - maps_.x0));
         } else if constexpr (StampBytes == 2) {
             uint16_t value;
             std::memcpy(&value, maps_.stamps + 2 * i, 2);
