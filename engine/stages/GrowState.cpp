@@ -377,35 +377,47 @@ void GrowState::readSlabs(int set, const PixelBox& box, const BoxMaps& maps, boo
 {
     const uint64_t slabBytes = maps.step == 1 ? readSlabBytes(device_.info()) : 0;
     const uint64_t slabs = RGX_READ_SLABS(maps.bytes(), slabBytes);
-    const uint64_t rows = uint64_t(maps.boxHeight) * uint64_t(maps.boxDepth);
-    const size_t rowLabels = size_t(maps.boxWidth) * size_t(maps.labelBytes);
-    const size_t rowStamps = size_t(maps.boxWidth) * size_t(maps.stampBytes);
-    // One slab: its reads follow the pack on the one queue.
+    std::vector<SlabRead> mapReads;
+    if (maps.labelBytes > 0)
+        mapReads.push_back({&packedLabels_, size_t(maps.boxWidth) * size_t(maps.labelBytes), labelsHost, "read:labels"});
+    mapReads.push_back({&packedStamps_, size_t(maps.boxWidth) * size_t(maps.stampBytes), stampsHost, "read:stamps"});
+    std::vector<cl::Event> lastPacks;
+    cl::CommandQueue& reads = readInSlabs(
+        slabs, uint64_t(maps.boxHeight) * uint64_t(maps.boxDepth),
+        [&](cl_uint2 rows, uint64_t k) {
+            std::vector<cl::Event> packed;
+            if (k > 0 || !firstPacked)
+                packed.push_back(*enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings, rows));
+            return packed;
+        },
+        mapReads, timings, lastPacks);
+    reads.finish();
+    device_.queue().finish();
+}
+
+cl::CommandQueue& GrowState::readInSlabs(uint64_t slabs, uint64_t rows, const SlabPacks& pack,
+                                         const std::vector<SlabRead>& mapReads, TimingLog& timings,
+                                         std::vector<cl::Event>& lastPacks)
+{
+    // One slab: its reads follow the packs on the one queue.
     cl::CommandQueue& reads = slabs > 1 ? sideQueue() : device_.queue();
     for (uint64_t k = 0; k < slabs; ++k) {
         const size_t first = size_t(k * rows / slabs), end = size_t((k + 1) * rows / slabs);
         if (end == first)
             continue;
-        std::vector<cl::Event> after;
-        if (k > 0 || !firstPacked) {
-            const cl::Event* packed = enqueuePack(set, box, maps, maps.labelBytes, maps.stampBytes, timings,
-                                                  {{cl_uint(first), cl_uint(end)}});
-            if (slabs > 1) {
-                after.push_back(*packed);
-                device_.queue().flush();
-            }
+        lastPacks = pack({{cl_uint(first), cl_uint(end)}}, k);
+        const std::vector<cl::Event>* wait = nullptr;
+        if (slabs > 1 && !lastPacks.empty()) {
+            wait = &lastPacks;
+            device_.queue().flush();
         }
-        const std::vector<cl::Event>* wait = after.empty() ? nullptr : &after;
-        if (maps.labelBytes > 0)
-            reads.enqueueReadBuffer(packedLabels_, CL_FALSE, first * rowLabels, (end - first) * rowLabels,
-                                    labelsHost + first * rowLabels, wait, timings.track("download", "read:labels"));
-        reads.enqueueReadBuffer(packedStamps_, CL_FALSE, first * rowStamps, (end - first) * rowStamps,
-                                stampsHost + first * rowStamps, wait, timings.track("download", "read:stamps"));
+        for (const SlabRead& read : mapReads)
+            reads.enqueueReadBuffer(*read.buffer, CL_FALSE, first * read.rowBytes, (end - first) * read.rowBytes,
+                                    read.host + first * read.rowBytes, wait, timings.track("download", read.name));
         if (slabs > 1)
             reads.flush();
     }
-    reads.finish();
-    device_.queue().finish();
+    return reads;
 }
 
 cl::CommandQueue& GrowState::sideQueue()

@@ -13,6 +13,7 @@
 #include "Variant.h"
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -287,6 +288,24 @@ private:
     // memory); false, having set nothing, where the wide runs outgrew
     // their slots (then the stamps are read as they would be otherwise).
     bool readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings);
+    // One map of box maps read slab by slab: rows of rowBytes from `buffer`
+    // into host memory at `host`, each read tracked as `name`.
+    struct SlabRead {
+        const cl::Buffer* buffer;
+        size_t rowBytes;
+        uint8_t* host;
+        const char* name;
+    };
+    // A slab's packs on the device queue (rows of the box, slices stacked;
+    // k: the slab's number), returning what its reads wait for (none: no pack).
+    using SlabPacks = std::function<std::vector<cl::Event>(cl_uint2 rows, uint64_t k)>;
+    // The box's `rows` in `slabs` slabs (RGX_READ_SLABS): each slab packed,
+    // then every map of `mapReads` read, on the side queue beside the next
+    // slab's packs where there are several. Returns the queue of the reads
+    // (not finished) and leaves the last slab's packs in lastPacks.
+    cl::CommandQueue& readInSlabs(uint64_t slabs, uint64_t rows, const SlabPacks& pack,
+                                  const std::vector<SlabRead>& mapReads, TimingLog& timings,
+                                  std::vector<cl::Event>& lastPacks);
     // The queue of reads beside the device queue's kernels, made on first use.
     cl::CommandQueue& sideQueue();
     // Host memory for a read of `bytes`: a free pinned block, or pageable.

@@ -59,55 +59,44 @@ bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLo
     cl::CommandQueue& queue = device_.queue();
     queue.enqueueFillBuffer(narrowWide_, cl_uint(0), 0, 4, nullptr, timings.track("download", "fill:wide"));
     cl::Kernel& pack = kernel(sessionKernels(device_).program, "pack_narrow");
-    const uint64_t slabBytes = readSlabBytes(device_.info());
-    const uint64_t slabs = RGX_READ_SLABS(narrow.bytes(), slabBytes);
-    cl::CommandQueue& reads = slabs > 1 ? sideQueue() : queue;
-    const size_t rowLabels = size_t(maps.boxWidth) * size_t(maps.labelBytes);
-    const size_t rowBytes = size_t(maps.boxWidth), rowBases = runs * 4;
-    std::vector<cl::Event> after;
-    for (uint64_t k = 0; k < slabs; ++k) {
-        const size_t first = size_t(k * rows / slabs), end = size_t((k + 1) * rows / slabs);
-        if (end == first)
-            continue;
-        const cl_uint2 slab{{cl_uint(first), cl_uint(end)}};
-        after.clear();
-        if (maps.labelBytes > 0)
-            after.push_back(*enqueuePack(set, box, maps, maps.labelBytes, 0, timings, slab));
-        int a = 0;
-        pack.setArg(a++, stamps[set]);
-        pack.setArg(a++, cl_uint(width_));
-        pack.setArg(a++, cl_uint(sliceHeight_));
-        pack.setArg(a++, cl_uint4{{box.x0, box.y0, box.z0, 0}});
-        pack.setArg(a++, cl_uint4{{cl_uint(maps.boxWidth), cl_uint(maps.boxHeight), cl_uint(maps.boxDepth), 0}});
-        pack.setArg(a++, slab);
-        pack.setArg(a++, cl_uint(std::min<size_t>(slots, UINT32_MAX)));
-        pack.setArg(a++, packedStamps_);
-        pack.setArg(a++, narrowBases_);
-        pack.setArg(a++, narrowWide_);
-        cl::Event* packed = timings.track("download", "pack_narrow");
-        const size_t across = std::min<size_t>((runs + narrowAtOnce - 1) / narrowAtOnce, 16) * size_t(BoxMaps::narrowRun);
-        queue.enqueueNDRangeKernel(pack, cl::NullRange, cl::NDRange(across, std::min<size_t>(end - first, 4096)),
-                                   cl::NDRange(size_t(BoxMaps::narrowRun), 1), nullptr, packed);
-        const std::vector<cl::Event>* wait = nullptr;
-        if (slabs > 1) {
-            after.push_back(*packed);
-            wait = &after;
-            queue.flush();
-        }
-        if (maps.labelBytes > 0)
-            reads.enqueueReadBuffer(packedLabels_, CL_FALSE, first * rowLabels, (end - first) * rowLabels,
-                                    host + first * rowLabels, wait, timings.track("download", "read:labels"));
-        reads.enqueueReadBuffer(packedStamps_, CL_FALSE, first * rowBytes, (end - first) * rowBytes,
-                                host + labelsEnd + first * rowBytes, wait, timings.track("download", "read:stamps"));
-        reads.enqueueReadBuffer(narrowBases_, CL_FALSE, first * rowBases, (end - first) * rowBases,
-                                host + basesAt + first * rowBases, wait, timings.track("download", "read:stamps"));
-        if (slabs > 1)
-            reads.flush();
-    }
+    const uint64_t slabs = RGX_READ_SLABS(narrow.bytes(), readSlabBytes(device_.info()));
+    std::vector<SlabRead> mapReads;
+    if (maps.labelBytes > 0)
+        mapReads.push_back({&packedLabels_, size_t(maps.boxWidth) * size_t(maps.labelBytes), host, "read:labels"});
+    mapReads.push_back({&packedStamps_, size_t(maps.boxWidth), host + labelsEnd, "read:stamps"});
+    mapReads.push_back({&narrowBases_, runs * 4, host + basesAt, "read:stamps"});
+    std::vector<cl::Event> lastPacks;
+    cl::CommandQueue& reads = readInSlabs(
+        slabs, rows,
+        [&](cl_uint2 slab, uint64_t) {
+            std::vector<cl::Event> packed;
+            if (maps.labelBytes > 0)
+                packed.push_back(*enqueuePack(set, box, maps, maps.labelBytes, 0, timings, slab));
+            int a = 0;
+            pack.setArg(a++, stamps[set]);
+            pack.setArg(a++, cl_uint(width_));
+            pack.setArg(a++, cl_uint(sliceHeight_));
+            pack.setArg(a++, cl_uint4{{box.x0, box.y0, box.z0, 0}});
+            pack.setArg(a++, cl_uint4{{cl_uint(maps.boxWidth), cl_uint(maps.boxHeight), cl_uint(maps.boxDepth), 0}});
+            pack.setArg(a++, slab);
+            pack.setArg(a++, cl_uint(std::min<size_t>(slots, UINT32_MAX)));
+            pack.setArg(a++, packedStamps_);
+            pack.setArg(a++, narrowBases_);
+            pack.setArg(a++, narrowWide_);
+            cl::Event* done = timings.track("download", "pack_narrow");
+            const size_t across =
+                std::min<size_t>((runs + narrowAtOnce - 1) / narrowAtOnce, 16) * size_t(BoxMaps::narrowRun);
+            queue.enqueueNDRangeKernel(pack, cl::NullRange,
+                                       cl::NDRange(across, std::min<size_t>(slab.s[1] - slab.s[0], 4096)),
+                                       cl::NDRange(size_t(BoxMaps::narrowRun), 1), nullptr, done);
+            packed.push_back(*done);
+            return packed;
+        },
+        mapReads, timings, lastPacks);
     // The wide runs' count, with the first slots, once every slab is packed.
     const size_t head = std::min(slots, headSlots);
     reads.enqueueReadBuffer(narrowWide_, CL_FALSE, 0, (head + 1) * slotBytes, host + wideAt,
-                            slabs > 1 ? &after : nullptr, timings.track("download", "read:wide"));
+                            slabs > 1 ? &lastPacks : nullptr, timings.track("download", "read:wide"));
     reads.finish();
     queue.finish();
     uint32_t wide = 0;
