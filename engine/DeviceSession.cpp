@@ -165,7 +165,8 @@ DeviceSession::Grown DeviceSession::grow(Prepared& prepared, const std::vector<S
     grown.state = state_.get();
     state_->packAhead(maps == Maps::Box, seeds.size(), labelsFromStamps(seeds, variant));
     state_->reserveRegions(seeds.size());
-    state_->setLuma(*grown.luma, key, grown.timings);
+    state_->setLuma(*grown.luma, pre.kind == PrefilterSpec::Kind::None ? &image.lumaBytes : nullptr, key,
+                    grown.timings);
     grown.run = prepared.regionGrowing->run(*state_, seedLumaOf(seeds, *grown.luma, image.width, image.height),
                                             control, grown.timings);
     grown.kernels.insert(grown.kernels.end(), grown.run.kernels.begin(), grown.run.kernels.end());
@@ -216,10 +217,10 @@ void DeviceSession::followFirstRun(Grown& grown, const std::string& key)
     }
     const LumaImage& image = *image_;
     state_ = makeState(device_, image);
-    lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, key,
-                                                  window = std::move(grown.windowState)]() mutable {
+    lumaUpload_ = std::async(std::launch::async, [state = state_.get(), luma = &image.luma, bytes = &image.lumaBytes,
+                                                  key, window = std::move(grown.windowState)]() mutable {
         window.reset();
-        state->uploadLuma(*luma, key);
+        state->uploadLuma(*luma, bytes, key);
     });
 }
 
@@ -322,7 +323,7 @@ double DeviceSession::makeResident()
     if (!state_)
         state_ = makeState(device_, image);
     TimingLog timings;
-    state_->setLuma(image.luma, prefilterText(PrefilterSpec{}), timings);
+    state_->setLuma(image.luma, &image.lumaBytes, prefilterText(PrefilterSpec{}), timings);
     // One region's box maps of the whole image: two bytes a stamp.
     state_->prepareReadBack(size_t(image.pixelCount()) * 2);
     device_.queue().finish();

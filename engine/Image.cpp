@@ -107,6 +107,18 @@ QImage readImageFile(const QString& path)
     return image;
 }
 
+void keepLumaBytes(LumaImage& image)
+{
+    image.lumaBytes.resize(image.luma.size());
+    uint16_t largest = 0;
+    for (size_t i = 0; i < image.luma.size(); ++i) {
+        largest |= image.luma[i];
+        image.lumaBytes[i] = uint8_t(image.luma[i]);
+    }
+    if (largest > 255)
+        image.lumaBytes = {};
+}
+
 LumaImage lumaFromImage(const QImage& image)
 {
     if (image.isNull() || image.width() == 0 || image.height() == 0)
@@ -158,6 +170,8 @@ LumaImage lumaFromImage(const QImage& image)
                 out[x] = lumaOf(uint32_t(qRed(row[x])), uint32_t(qGreen(row[x])), uint32_t(qBlue(row[x])));
         }
     }
+    if (result.bitDepth == 8)
+        keepLumaBytes(result);
     return result;
 }
 

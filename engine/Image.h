@@ -33,6 +33,10 @@ struct LumaImage {
     int bitDepth = 8;        // 8 or 16: the range of the luma values
     bool colour = false;     // the source had colour channels
     std::vector<uint16_t> luma; // x fastest, then y, then z: width * height * depth
+    // The same lumas a byte each where every one fits (keepLumaBytes, for
+    // 8-bit images): a device takes them in half the bytes. Empty otherwise;
+    // whoever changes luma afterwards calls keepLumaBytes again.
+    std::vector<uint8_t> lumaBytes;
     VolumeInfo volume;
 
     bool isVolume() const { return depth > 1; }
@@ -44,6 +48,10 @@ struct LumaImage {
         return luma[(size_t(z) * size_t(height) + size_t(y)) * size_t(width) + size_t(x)];
     }
 };
+
+// Fills image.lumaBytes with its lumas where every one is at most 255, and
+// empties it otherwise.
+void keepLumaBytes(LumaImage& image);
 
 // Reads an image file; throws InputError naming the file and what is wrong
 // (missing, unreadable, corrupt, empty).

@@ -56,6 +56,18 @@ inline void walk_on(RowWalk* walk)
     walk->y -= next_slice ? walk->rows_per_slice : 0;
 }
 
+// An 8-bit image's lumas, uploaded a byte each (half the bytes of a first
+// click's upload), widened where every kernel reads them: four a work-item.
+__kernel void widen_luma(__global const uchar* bytes, const uint count, __global ushort* luma)
+{
+    const uint i = get_global_id(0) * 4;
+    if (i + 4 <= count)
+        vstore4(convert_ushort4(vload4(0, bytes + i)), 0, luma + i);
+    else
+        for (uint j = i; j < count; ++j)
+            luma[j] = bytes[j];
+}
+
 // The start of a run in one launch (a command costs the host about 10 us on
 // NVIDIA's driver, whatever it does): label 0 and stamp "never" in the box
 // `reset` (where the previous run left pixels), the tile marks and the

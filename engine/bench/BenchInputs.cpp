@@ -45,6 +45,7 @@ LumaImage smoothNoise(int size, uint32_t seed)
             image.luma[size_t(y) * size_t(size) + size_t(x)] = uint16_t(std::clamp(std::lround(value), 0l, 255l));
         }
     }
+    keepLumaBytes(image);
     return image;
 }
 
@@ -83,6 +84,8 @@ LumaImage scaledPhoto(const LumaImage& photo, int size, uint32_t seed)
             image.luma[size_t(y) * size_t(size) + size_t(x)] = uint16_t(std::clamp<int64_t>(value + noise, 0, maximum));
         }
     }
+    if (image.bitDepth == 8)
+        keepLumaBytes(image);
     return image;
 }
 

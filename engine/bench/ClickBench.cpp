@@ -81,7 +81,10 @@ ClickRun runClickScript(ComputeDevice& device, const std::shared_ptr<const LumaI
     first.hostMs = spreadOf(hostMs);
     first.deviceMs = spreadOf(deviceMs);
     // The first click's upload: the whole luma, or only its window's
-    // (firstRunWindow, the engine's own choice) where it grew in one.
+    // (firstRunWindow, the engine's own choice) where it grew in one; a
+    // byte a pixel where widen_luma widened them on the device.
+    const bool lumaBytes = std::any_of(result->timings.begin(), result->timings.end(),
+                                       [](const TimingRecord& record) { return record.kernel == "widen_luma"; });
     for (const TimingRecord& record : result->timings) {
         if (record.kernel == "write:luma_window" && first.uploadMs == 0) {
             if (const auto window = firstRunWindow(*image, script.front().seeds, script.front().params.grow, variant, 1)) {
@@ -90,7 +93,7 @@ ClickRun runClickScript(ComputeDevice& device, const std::shared_ptr<const LumaI
                 first.uploadWindow = std::to_string(window->width) + " x " + std::to_string(window->height);
             }
         } else if (record.kernel == "write:luma") {
-            first.uploadBytes = image->pixelCount() * 2;
+            first.uploadBytes = image->pixelCount() * (lumaBytes ? 1 : 2);
             first.uploadMs = double(record.duration()) / 1e6;
             first.uploadWindow.clear();
         }

@@ -4,6 +4,7 @@
 #include "Device.h"
 #include "HostMemory.h"
 #include "grow/GrowPrograms.h"
+#include "StageSupport.h"
 #include "TimingLog.h"
 #include "grow_counters.h"
 
@@ -82,15 +83,41 @@ void GrowState::ensure(cl::Buffer& buffer, size_t bytes)
         buffer = make(bytes);
 }
 
-bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::string& key, TimingLog& timings)
+bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::vector<uint8_t>* bytes,
+                        const std::string& key, TimingLog& timings)
 {
     if (luma() != nullptr && key == lumaKey_)
         return false;
-    ensure(luma, pixelCount() * 2);
-    device_.queue().enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
-                                       timings.track("upload", "write:luma"));
+    writeLuma(device_.queue(), values, bytes, &timings);
     lumaKey_ = key;
     return true;
+}
+
+void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& values,
+                          const std::vector<uint8_t>* bytes, TimingLog* timings)
+{
+    ensure(luma, pixelCount() * 2);
+    // RGX_LUMA_BYTES=2 sends two bytes a luma whatever the image (to compare).
+    const char* chosen = std::getenv("RGX_LUMA_BYTES");
+    const bool twoBytes = chosen != nullptr && std::atoi(chosen) == 2;
+    if (bytes == nullptr || bytes->size() != pixelCount() || twoBytes) {
+        queue.enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
+                                 timings ? timings->track("upload", "write:luma") : nullptr);
+        return;
+    }
+    // A buffer of the bytes for this upload alone: released here, freed by
+    // the driver once widen_luma has run.
+    const cl::Buffer narrow(device_.context(), CL_MEM_READ_ONLY, std::max<size_t>(pixelCount(), 4));
+    queue.enqueueWriteBuffer(narrow, CL_FALSE, 0, pixelCount(), bytes->data(), nullptr,
+                             timings ? timings->track("upload", "write:luma") : nullptr);
+    // Its own kernel object: uploadLuma runs on another thread.
+    cl::Kernel widen(sessionKernels(device_).program, "widen_luma");
+    widen.setArg(0, narrow);
+    widen.setArg(1, cl_uint(pixelCount()));
+    widen.setArg(2, luma);
+    const size_t items = stage::roundUp((pixelCount() + 3) / 4, 256);
+    queue.enqueueNDRangeKernel(widen, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
+                               timings ? timings->track("upload", "widen_luma") : nullptr);
 }
 
 void GrowState::setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
@@ -106,11 +133,12 @@ void GrowState::setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageW
     lumaKey_ = "window";
 }
 
-void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::string& key)
+void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::vector<uint8_t>* bytes,
+                           const std::string& key)
 {
-    ensure(luma, pixelCount() * 2);
     cl::CommandQueue queue(device_.context(), device_.device());
-    queue.enqueueWriteBuffer(luma, CL_TRUE, 0, pixelCount() * 2, values.data());
+    writeLuma(queue, values, bytes, nullptr);
+    queue.finish();
     lumaKey_ = key;
 }
 

@@ -108,7 +108,11 @@ public:
 
     // The luma the regions grow on, uploaded when `key` (the image and its
     // prefilter) differs from the one on the device. True when it uploaded.
-    bool setLuma(const std::vector<uint16_t>& luma, const std::string& key, TimingLog& timings);
+    // `bytes`, where not null, holds the same lumas a byte each
+    // (LumaImage::lumaBytes): those cross the bus, and widen_luma
+    // (kernels/grow_session.cl) widens them on the device.
+    bool setLuma(const std::vector<uint16_t>& luma, const std::vector<uint8_t>* bytes, const std::string& key,
+                 TimingLog& timings);
     // A window's luma: the rectangle of this state's size at (x0, y0) of an
     // image `imageWidth` pixels wide, uploaded as one rectangle.
     void setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
@@ -116,7 +120,7 @@ public:
     // The same upload made on another thread while this state is not used
     // (DeviceSession, after a first run in a window): through its own queue,
     // returning when it is done. Throws cl::Error.
-    void uploadLuma(const std::vector<uint16_t>& luma, const std::string& key);
+    void uploadLuma(const std::vector<uint16_t>& luma, const std::vector<uint8_t>* bytes, const std::string& key);
 
     // What the start of a run resets (start_run in kernels/grow_session.cl):
     // the pixels the previous run touched (everywhere the first time, or
@@ -262,6 +266,9 @@ public:
     cl::Kernel& kernel(const cl::Program& program, const char* name);
 
 private:
+    // setLuma's and uploadLuma's write of the whole luma through `queue`.
+    void writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& values, const std::vector<uint8_t>* bytes,
+                   TimingLog* timings);
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);

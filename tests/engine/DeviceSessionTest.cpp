@@ -86,6 +86,44 @@ TEST(DeviceSession, EveryClickEqualsTheReferenceOnEveryDevice)
     }
 }
 
+// An 8-bit image loaded from a file keeps its lumas a byte each
+// (LumaImage::lumaBytes): the whole luma crosses the bus in half the bytes
+// and widen_luma widens it on the device. Every click equals the reference,
+// and a prefilter's output (two bytes a luma) and the image again travel as
+// they should. RGX_LUMA_BYTES=2 sends two bytes whatever the image.
+TEST(DeviceSession, AnEightBitImageTravelsAByteAPixel)
+{
+    LumaImage bytes = test::randomImage(181, 133, test::PixelKind::Grey8, 8);
+    keepLumaBytes(bytes);
+    ASSERT_EQ(bytes.lumaBytes.size(), bytes.luma.size());
+    const auto image = std::make_shared<const LumaImage>(std::move(bytes));
+    const std::vector<Click> clicks = clickSequence(*image);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        for (const char* lumaBytes : {"", "2"}) {
+            const test::ScopedEnvironment environment("RGX_LUMA_BYTES", lumaBytes);
+            DeviceSession session(device, image);
+            for (size_t c = 0; c < clicks.size(); ++c) {
+                const std::string what = info.name + ", RGX_LUMA_BYTES '" + lumaBytes + "', click " +
+                                         std::to_string(c + 1) + " (" + clicks[c].step + ")";
+                const GrowResultPtr expected = runReferencePipeline(*image, clicks[c].seeds, clicks[c].params);
+                const ClickResultPtr click = session.click(clicks[c].seeds, clicks[c].params, parseVariant("fusion=tiles"));
+                test::expectEqual(*expected, click->toGrowResult(), what);
+                const bool newLuma = c == 0 || clicks[c].params.prefilter.kind != clicks[c - 1].params.prefilter.kind;
+                const bool prefiltered = clicks[c].params.prefilter.kind != PrefilterSpec::Kind::None;
+                EXPECT_EQ(test::commandCount(click->timings, "write:luma"), newLuma ? 1 : 0) << what;
+                EXPECT_EQ(test::commandCount(click->timings, "widen_luma"),
+                          newLuma && !prefiltered && *lumaBytes == 0 ? 1 : 0)
+                    << what;
+            }
+        }
+    }
+    // Lumas above 255 keep no bytes.
+    LumaImage deep = test::randomImage(40, 30, test::PixelKind::Grey16, 3);
+    keepLumaBytes(deep);
+    EXPECT_TRUE(deep.lumaBytes.empty());
+}
+
 TEST(DeviceSession, WholePipelineRunsEqualTheReferenceBetweenClicks)
 {
     const auto image = std::make_shared<const LumaImage>(test::randomImage(90, 70, test::PixelKind::Grey16, 9));

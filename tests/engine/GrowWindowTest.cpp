@@ -48,6 +48,7 @@ std::shared_ptr<const LumaImage> ringedImage(Seed centre)
                 luma = wall;
         }
     image.luma[size_t(centre.y) * 2048 + size_t(centre.x)] = seedLuma;
+    keepLumaBytes(image); // as an 8-bit image loaded from a file: the upload after the window takes bytes
     return std::make_shared<const LumaImage>(std::move(image));
 }
 
