@@ -45,8 +45,8 @@ struct KernelReport {
 // memory is shared and never changes (a resident session recycles it only
 // once no BoxMaps refers to it).
 struct BoxMaps {
-    static constexpr int narrowRun = 64;               // RGX_NARROW_RUN
-    static constexpr uint32_t narrowWide = 0x80000000u; // RGX_NARROW_WIDE
+    static constexpr int narrowRun = 64;               // RGX_NARROW_RUN of the kernels (sessionKernels)
+    static constexpr uint32_t narrowWide = 0x80000000u; // RGX_NARROW_WIDE, likewise
 
     int width = 0;  // the image
     int height = 0; // its rows; a volume's: the rows of all its slices, one slice below the other

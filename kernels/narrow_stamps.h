@@ -11,9 +11,12 @@
 // and its stamps, as uints, are slot k of `wide`. wide[0] counts the wide
 // runs; slot k is the RGX_NARROW_RUN words from (k + 1) * RGX_NARROW_RUN.
 // Slots past `wide_capacity` are counted but not written: the host then
-// reads the stamps in two bytes instead.
-#define RGX_NARROW_RUN 64
-#define RGX_NARROW_WIDE 0x80000000u
+// reads the stamps in two bytes instead. RGX_NARROW_RUN, RGX_NARROW_WIDE and
+// RGX_NARROW_AT_ONCE come from the host (sessionKernels: BoxMaps::narrowRun
+// and narrowWide, narrowAtOnce), which reads what this writes.
+#if !defined(RGX_NARROW_RUN) || !defined(RGX_NARROW_WIDE) || !defined(RGX_NARROW_AT_ONCE)
+#error "build with -DRGX_NARROW_RUN, -DRGX_NARROW_WIDE and -DRGX_NARROW_AT_ONCE (sessionKernels)"
+#endif
 
 // Rows rows.x to rows.y of the box at corner (x, y, z), size (box_width,
 // box_height, box_depth) samples, slices stacked: a slab of RGX_READ_SLABS,
@@ -21,7 +24,6 @@
 // a work-item (a run's least and largest stamps by local atomics: three
 // barriers for 256 samples, where a tree took seven for 64); dimension 0
 // walks a row's runs, dimension 1 the rows.
-#define RGX_NARROW_AT_ONCE 4 // runs a work-group packs at a time
 __kernel __attribute__((reqd_work_group_size(RGX_NARROW_RUN, 1, 1))) void
 pack_narrow(__global const uint* stamps, const uint width, const uint slice_height, const uint4 corner,
             const uint4 size, const uint2 rows, const uint wide_capacity, __global uchar* bytes,

@@ -35,8 +35,6 @@ static size_t wideSlots(size_t runs)
     return forced ? size_t(std::max(std::atoi(forced), 0)) : std::max<size_t>(1024, runs / 64);
 }
 constexpr size_t headSlots = 15;
-// Runs a work-group of pack_narrow packs at a time (RGX_NARROW_AT_ONCE).
-constexpr size_t narrowAtOnce = 4;
 
 bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings)
 {

@@ -124,6 +124,9 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     // narrow stamps' bases and wide runs' slots besides (GrowState::readNarrow:
     // a 16th of a byte a pixel each, at least 1025 slots of 256 bytes).
     bytes += pixelCount * 6 + pixelCount / 8 + 1025 * 256;
+    // An 8-bit image's upload: its bytes on the device while widen_luma
+    // widens them (GrowState::writeLuma).
+    bytes += pixelCount;
     return bytes;
 }
 

@@ -1,6 +1,7 @@
 // Build options and launch shapes of the region-growing programs, and the
 // grid of the fused launches.
 #include "GrowPrograms.h"
+#include "Result.h"
 #include "Device.h"
 #include "stages/GrowState.h"
 #include "stages/RegionGrowing.h"
@@ -136,7 +137,10 @@ size_t fusedGroupCount(const DeviceInfo& info)
 const BuiltProgram& sessionKernels(ComputeDevice& device)
 {
     return device.programs().get(sessionProgram, device.info().openClCStandardOption(false) + " -DRGX_WG_SIZE=256" +
-                                                     " -DRGX_PACK_AT_ONCE=" + std::to_string(packAtOnce));
+                                                     " -DRGX_PACK_AT_ONCE=" + std::to_string(packAtOnce) +
+                                                     " -DRGX_NARROW_RUN=" + std::to_string(BoxMaps::narrowRun) +
+                                                     " -DRGX_NARROW_WIDE=" + std::to_string(BoxMaps::narrowWide) +
+                                                     "u -DRGX_NARROW_AT_ONCE=" + std::to_string(narrowAtOnce));
 }
 
 namespace grow {

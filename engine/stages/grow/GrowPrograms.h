@@ -21,6 +21,9 @@ const BuiltProgram& sessionKernels(ComputeDevice& device);
 // Columns of a row a work-item of summarize and pack_maps reads before it
 // uses them (PACK_AT_ONCE in that program; pack_maps' grid is sized by it).
 constexpr size_t packAtOnce = 4;
+// Runs of a box row a work-group of pack_narrow packs at a time
+// (RGX_NARROW_AT_ONCE; kernels/narrow_stamps.h).
+constexpr size_t narrowAtOnce = 4;
 
 // Work-groups of a fused launch (grid-barrier, tiles) on this device, and
 // the build options of a program with a grid barrier (its waits).
