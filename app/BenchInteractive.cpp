@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -41,13 +42,14 @@ double mebibytes(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 // Where the time of one click went, command by command: each command's
 // start after the first was queued, and its length, in microseconds; then
 // the host time outside them (the result's maps, the bookkeeping).
-void printCommands(std::ostream& out, const bench::ClickMeasurement& click)
+void printCommands(std::ostream& out, const bench::ClickMeasurement& click, const std::string& which = "")
 {
     if (click.commands.empty())
         return;
     const uint64_t origin = click.commands.front().queued;
     uint64_t last = origin;
-    out << "where \"" << click.step << "\" went (us: start after the first command was queued + length):";
+    out << "where \"" << click.step << "\" went (" << (which.empty() ? "" : which + "; ")
+        << "us: start after the first command was queued + length):";
     for (const TimingRecord& command : click.commands) {
         out << "\n  " << std::left << std::setw(28) << command.kernel << std::right << std::setw(9)
             << milliseconds((command.start - origin) / 1e3) << " + " << milliseconds(command.duration() / 1e3);
@@ -86,6 +88,13 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
     const bench::ClickMeasurement& first = run.clicks.front();
     printCommands(out, first);
     printCommands(out, run.clicks.back());
+    // And the slowest resident click, where the script's time mostly goes.
+    if (run.clicks.size() > 2) {
+        const auto slowest = std::max_element(run.clicks.begin() + 1, run.clicks.end(),
+                                              [](const auto& a, const auto& b) { return a.hostMs.median < b.hostMs.median; });
+        if (slowest != run.clicks.end() - 1)
+            printCommands(out, *slowest, "the slowest resident click");
+    }
     if (first.uploadMs > 0)
         out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma"
             << (first.uploadWindow.empty() ? "" : " (a window of " + first.uploadWindow + " pixels)") << " in "

@@ -2,7 +2,8 @@
 # rgx-cli bench --interactive at its smallest: the click script on one
 # resident session per variant finishes, every click equals the CPU
 # reference, and its table and JSON hold what docs/PERFORMANCE.md
-# describes (the first and the last click's commands included).
+# describes (the first, the last and the slowest resident click's commands
+# included).
 # Usage: interactive_smoke.sh RGX_CLI
 set -u
 cli=$1
@@ -26,7 +27,7 @@ for line in "the first click again" "where \"the first click again\" went" "wher
     fi
 done
 
-python3 - "$work/clicks.json" <<'EOF' || { cat "$work/out"; exit 1; }
+python3 - "$work/clicks.json" "$work/out" <<'EOF' || { cat "$work/out"; exit 1; }
 import json, sys
 
 with open(sys.argv[1]) as f:
@@ -53,6 +54,16 @@ for click in clicks:
     need(all(c.get("us", -1) >= 0 and c.get("startUs", -1) >= 0 and c.get("command") for c in commands),
          name + ": every command has a name, a start and a length")
     need(click.get("resident") == (click.get("step") != "add a seed"), name + ": resident")
+# Under each table, the slowest resident click's commands too, where it is
+# not the last click (whose commands are there anyway).
+with open(sys.argv[2]) as f:
+    text = f.read()
+for variant in sorted({c.get("variant") for c in clicks}):
+    mine = [c for c in clicks if c.get("variant") == variant]
+    slowest = max(mine[1:], key=lambda c: c.get("hostMs", 0))
+    if slowest is not mine[-1]:
+        need('where "%s" went (the slowest resident click;' % slowest.get("step") in text,
+             variant + ": the slowest resident click's commands (" + str(slowest.get("step")) + ")")
 firsts = [c for c in clicks if not c.get("resident")]
 need(all(c.get("uploadGBps", 0) > 0 for c in firsts), "uploadGBps of every first click")
 sessions = bench.get("sessions", [])
