@@ -88,13 +88,13 @@ bool GrowState::setLuma(const std::vector<uint16_t>& values, const std::vector<u
 {
     if (luma() != nullptr && key == lumaKey_)
         return false;
-    writeLuma(device_.queue(), values, bytes, &timings);
+    writeLuma(device_.queue(), values, bytes, timings);
     lumaKey_ = key;
     return true;
 }
 
 void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& values,
-                          const std::vector<uint8_t>* bytes, TimingLog* timings)
+                          const std::vector<uint8_t>* bytes, TimingLog& timings)
 {
     ensure(luma, pixelCount() * 2);
     // RGX_LUMA_BYTES=2 sends two bytes a luma whatever the image (to compare).
@@ -102,14 +102,14 @@ void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& 
     const bool twoBytes = chosen != nullptr && std::atoi(chosen) == 2;
     if (bytes == nullptr || bytes->size() != pixelCount() || twoBytes) {
         queue.enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
-                                 timings ? timings->track("upload", "write:luma") : nullptr);
+                                 timings.track("upload", "write:luma"));
         return;
     }
     // A buffer of the bytes for this upload alone: released here, freed by
     // the driver once widen_luma has run.
     const cl::Buffer narrow(device_.context(), CL_MEM_READ_ONLY, std::max<size_t>(pixelCount(), 4));
     queue.enqueueWriteBuffer(narrow, CL_FALSE, 0, pixelCount(), bytes->data(), nullptr,
-                             timings ? timings->track("upload", "write:luma") : nullptr);
+                             timings.track("upload", "write:luma"));
     // Its own kernel object: uploadLuma runs on another thread.
     cl::Kernel widen(sessionKernels(device_).program, "widen_luma");
     widen.setArg(0, narrow);
@@ -117,7 +117,7 @@ void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& 
     widen.setArg(2, luma);
     const size_t items = stage::roundUp((pixelCount() + 3) / 4, 256);
     queue.enqueueNDRangeKernel(widen, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
-                               timings ? timings->track("upload", "widen_luma") : nullptr);
+                               timings.track("upload", "widen_luma"));
 }
 
 void GrowState::setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
@@ -137,7 +137,8 @@ void GrowState::uploadLuma(const std::vector<uint16_t>& values, const std::vecto
                            const std::string& key)
 {
     cl::CommandQueue queue(device_.context(), device_.device());
-    writeLuma(queue, values, bytes, nullptr);
+    TimingLog untimed; // nobody reads this upload's times
+    writeLuma(queue, values, bytes, untimed);
     queue.finish();
     lumaKey_ = key;
 }

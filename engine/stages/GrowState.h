@@ -268,7 +268,7 @@ public:
 private:
     // setLuma's and uploadLuma's write of the whole luma through `queue`.
     void writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& values, const std::vector<uint8_t>* bytes,
-                   TimingLog* timings);
+                   TimingLog& timings);
     struct HostBlock;
     cl::Buffer make(size_t bytes);
     void ensure(cl::Buffer& buffer, size_t bytes);
