@@ -394,6 +394,7 @@ const VolumeView::SliceContent& VolumeView::content(Plane plane)
         && old->sourceReferenceStamps == frame_.layers.referenceStamps;
     if (sameGrey && sameMaps)
         return *old;
+    ++slicesCut_;
     auto cut = std::make_shared<SliceContent>();
     cut->slice = index;
     cut->lumaOwner = frame_.luma;

@@ -95,6 +95,9 @@ public:
     // The slice shown in a plane, whole at one pixel per voxel, without
     // seed markers or crosshair (tests, the overlay export).
     QImage slicePicture(Plane plane);
+    // How many slices the views have cut out of the volume and its maps so
+    // far: a slice step cuts the stepped plane's slice only (tests count).
+    quint64 slicesCut() const { return slicesCut_; }
 
 public slots:
     void zoomIn();
@@ -145,6 +148,7 @@ private:
     WindowLevel window_;
     std::vector<uint8_t> table_;
     quint64 tableSerial_ = 0;
+    quint64 slicesCut_ = 0;
     Frame frame_;
     std::vector<Seed> seeds_;
     int selected_ = -1;

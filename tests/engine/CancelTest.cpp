@@ -32,13 +32,22 @@ struct Outcome {
     double afterCancelSeconds = 0;
 };
 
+// The cancel comes `delay` after the run's first progress report: its
+// kernels are built by then (a build cannot be interrupted, and with a cold
+// kernel cache it takes seconds on a CPU runtime under the sanitizers).
 Outcome cancelAfter(ComputeDevice& device, const std::shared_ptr<const LumaImage>& image, const Seed& seed,
                     const PipelineParams& params, const GrowVariant& variant, std::chrono::milliseconds delay)
 {
     std::atomic<bool> cancel{false};
+    std::promise<void> growing;
+    std::atomic<bool> reported{false};
     RunControl control;
     control.cancel = &cancel;
     control.timeoutSeconds = 0;
+    control.progress = [&](uint32_t, uint64_t) {
+        if (!reported.exchange(true))
+            growing.set_value();
+    };
     auto run = std::async(std::launch::async, [&] {
         DeviceSession session(device, image);
         try {
@@ -49,7 +58,9 @@ Outcome cancelAfter(ComputeDevice& device, const std::shared_ptr<const LumaImage
         }
     });
     Outcome outcome;
-    if (run.wait_for(delay) == std::future_status::ready) {
+    std::future<void> started = growing.get_future();
+    const auto buildsAndUpload = std::chrono::minutes(5);
+    if (started.wait_for(buildsAndUpload) != std::future_status::ready || run.wait_for(delay) == std::future_status::ready) {
         outcome.interrupted = run.get();
         return outcome;
     }

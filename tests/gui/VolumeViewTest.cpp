@@ -1056,19 +1056,25 @@ void VolumeViewTest::aSliceStepDrawsOnlyItsSlice()
     VolumeView* view = window_->volumeView();
     for (Plane plane : allPlanes)
         view->sliceView(plane)->repaint();
-    // Each plane in turn: twenty steps, each painted at once.
+    // Each plane in turn: twenty steps, each painted at once, each cutting
+    // the stepped plane's new slice and nothing of the other two planes,
+    // whose slices stay (the time is printed, not asserted).
     for (Plane plane : allPlanes) {
         QElapsedTimer clock;
         clock.start();
         constexpr int steps = 20;
         for (int i = 0; i < steps; ++i) {
+            const quint64 cutBefore = view->slicesCut();
             view->setSlice(plane, view->slice(plane) + (i % 2 ? -3 : 5));
             for (Plane shown : allPlanes)
                 view->sliceView(shown)->repaint();
+            QVERIFY2(view->slicesCut() - cutBefore == 1,
+                     qPrintable(QStringLiteral("a %1 step cut %2 slices")
+                                    .arg(planeName(plane))
+                                    .arg(view->slicesCut() - cutBefore)));
         }
         const double perStep = double(clock.nsecsElapsed()) / 1e6 / steps;
         qInfo("%s slice step: %.2f ms (cut, render and paint of three views)", qPrintable(planeName(plane)), perStep);
-        QVERIFY2(perStep < 50, qPrintable(QStringLiteral("%1 ms per step").arg(perStep)));
     }
 }
 
