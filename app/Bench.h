@@ -3,9 +3,7 @@
 // and the CPU baselines (docs/PERFORMANCE.md says how to read it).
 #pragma once
 
-#include "Timing.h"
 #include "Variant.h"
-#include <QJsonArray>
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,7 +11,6 @@
 namespace rgx {
 
 struct DeviceInfo;
-struct KernelTotal;
 
 // The variants a bench runs (--variants): for a keyword, every correct
 // variant the device can run that `keep` keeps; for a list (variants
@@ -23,16 +20,6 @@ struct KernelTotal;
 std::vector<GrowVariant> chooseVariants(const std::string& text, const DeviceInfo& device,
                                         const std::function<bool(const GrowVariant&)>& keep,
                                         const std::string& expected);
-
-// "where its last click's device time went: K 1.23 ms in 4, ...": the
-// kernels and transfers of a click, for the best variant's line.
-std::string deviceTimeLine(const std::vector<KernelTotal>& totals);
-// Where the device waited during one click: the span from its first
-// command's start to its last's end, the idle time between commands, and
-// the largest gaps with the command after each.
-std::string queueTimeLine(const std::vector<TimingRecord>& commands);
-// The same for the JSON files: {stage, kernel, launches, ms} each.
-QJsonArray deviceTimeJson(const std::vector<KernelTotal>& totals);
 
 // The usage lines of bench and bench --interactive, for rgx-cli --help.
 extern const char* benchUsage;

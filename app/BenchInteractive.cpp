@@ -2,6 +2,7 @@
 // generated images, one resident session per size and variant, printed as a
 // table per session and written as JSON (an array "clicks").
 #include "Bench.h"
+#include "BenchText.h"
 #include "CliOptions.h"
 #include "Device.h"
 #include "Errors.h"
@@ -15,27 +16,9 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 namespace rgx {
 namespace {
-
-std::vector<std::string> splitOn(const std::string& text, char separator)
-{
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, separator);)
-        if (!part.empty())
-            parts.push_back(part);
-    return parts;
-}
-
-std::string milliseconds(double value)
-{
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(value >= 100 ? 1 : value >= 10 ? 2 : 3) << value;
-    return text.str();
-}
 
 double mebibytes(uint64_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
 
@@ -52,11 +35,11 @@ void printCommands(std::ostream& out, const bench::ClickMeasurement& click, cons
         << "us: start after the first command was queued + length):";
     for (const TimingRecord& command : click.commands) {
         out << "\n  " << std::left << std::setw(28) << command.kernel << std::right << std::setw(9)
-            << milliseconds((command.start - origin) / 1e3) << " + " << milliseconds(command.duration() / 1e3);
+            << readable((command.start - origin) / 1e3) << " + " << readable(command.duration() / 1e3);
         last = std::max(last, command.end);
     }
-    out << "\n  the click took " << milliseconds(click.hostMs.median * 1e3) << " us on the host, the queue "
-        << milliseconds((last - origin) / 1e3) << " us from the first command to the last\n";
+    out << "\n  the click took " << readable(click.hostMs.median * 1e3) << " us on the host, the queue "
+        << readable((last - origin) / 1e3) << " us from the first command to the last\n";
 }
 
 QJsonArray commandsJson(const bench::ClickMeasurement& click)
@@ -78,9 +61,9 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
         << std::setw(10) << "pixels" << std::setw(10) << "box px" << "  check\n";
     for (const bench::ClickMeasurement& click : run.clicks) {
         out << std::left << std::setw(32) << click.step << std::setw(9) << (click.resident ? "yes" : "no (first)")
-            << std::right << std::setw(10) << milliseconds(click.hostMs.median) << std::setw(22)
-            << "(" + milliseconds(click.hostMs.min) + ".." + milliseconds(click.hostMs.max) + ")" << std::setw(11)
-            << milliseconds(click.deviceMs.median) << std::setw(7) << click.iterations << std::setw(10)
+            << std::right << std::setw(10) << readable(click.hostMs.median) << std::setw(22)
+            << "(" + readable(click.hostMs.min) + ".." + readable(click.hostMs.max) + ")" << std::setw(11)
+            << readable(click.deviceMs.median) << std::setw(7) << click.iterations << std::setw(10)
             << click.classified << std::setw(10) << click.boxPixels << "  " << click.check << "\n";
         if (!click.note.empty())
             out << "  note: " << click.note << "\n";
@@ -96,20 +79,15 @@ void printRun(std::ostream& out, int size, const bench::ClickRun& run)
             printCommands(out, *slowest, "the slowest resident click");
     }
     if (first.uploadMs > 0)
-        out << "upload of the first click: " << milliseconds(mebibytes(first.uploadBytes)) << " MiB of luma"
+        out << "upload of the first click: " << readable(mebibytes(first.uploadBytes)) << " MiB of luma"
             << (first.uploadWindow.empty() ? "" : " (a window of " + first.uploadWindow + " pixels)") << " in "
-            << milliseconds(first.uploadMs) << " ms = " << milliseconds(double(first.uploadBytes) / first.uploadMs / 1e6)
+            << readable(first.uploadMs) << " ms = " << readable(double(first.uploadBytes) / first.uploadMs / 1e6)
             << " GB/s\n";
-    out << "footprint after the script: device " << milliseconds(mebibytes(run.footprint.deviceBytes))
-        << " MiB (bound " << milliseconds(mebibytes(run.footprintBound)) << " MiB: "
+    out << "footprint after the script: device " << readable(mebibytes(run.footprint.deviceBytes))
+        << " MiB (bound " << readable(mebibytes(run.footprintBound)) << " MiB: "
         << (run.footprint.deviceBytes <= run.footprintBound ? "within" : "ABOVE") << "), pinned host "
-        << milliseconds(mebibytes(run.footprint.hostBytes)) << " MiB\n";
+        << readable(mebibytes(run.footprint.hostBytes)) << " MiB\n";
     out.flush();
-}
-
-QJsonObject spreadJson(const bench::Spread& spread)
-{
-    return QJsonObject{{"median", spread.median}, {"min", spread.min}, {"max", spread.max}};
 }
 
 } // namespace

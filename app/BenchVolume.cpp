@@ -2,22 +2,20 @@
 // engine/bench/VolumeBench printed as a table per phantom and case and
 // written as JSON (docs/PERFORMANCE.md, "Volumes").
 #include "Bench.h"
+#include "BenchText.h"
 #include "CliOptions.h"
 #include "Device.h"
 #include "Errors.h"
 #include "Export.h"
 #include "bench/VolumeBench.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 namespace rgx {
@@ -27,50 +25,6 @@ namespace {
 using bench::VolumeCaseResult;
 using bench::VolumeVariantRun;
 
-std::vector<std::string> splitOn(const std::string& text, char separator)
-{
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, separator);) {
-        part.erase(0, part.find_first_not_of(" \t"));
-        part.erase(part.find_last_not_of(" \t") + 1);
-        if (!part.empty())
-            parts.push_back(part);
-    }
-    return parts;
-}
-
-std::string milliseconds(double value)
-{
-    std::ostringstream text;
-    const double magnitude = std::fabs(value);
-    text << std::fixed << std::setprecision(magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : 3) << value;
-    return text.str();
-}
-
-std::string ratio(double value)
-{
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(value >= 100 ? 0 : value >= 10 ? 1 : value >= 0.1 ? 2 : 3) << value << "x";
-    return text.str();
-}
-
-// "3.1x faster than" or "2.0x slower than".
-std::string versus(double speedup, const std::string& what)
-{
-    return speedup >= 1 ? ratio(speedup) + " faster than " + what : ratio(1.0 / speedup) + " slower than " + what;
-}
-
-std::string hostProcessor()
-{
-    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
-    if (cpuinfo.open(QIODevice::ReadOnly | QIODevice::Text))
-        for (QByteArray line = cpuinfo.readLine(); !line.isEmpty(); line = cpuinfo.readLine())
-            if (line.startsWith("model name"))
-                return line.mid(line.indexOf(':') + 1).trimmed().toStdString();
-    return "unknown processor";
-}
-
 void printCase(std::ostream& out, const VolumeCaseResult& result)
 {
     const bench::VolumeCase& volumeCase = result.volumeCase;
@@ -79,11 +33,11 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
         out << "  classified: " << result.classified << " voxels, " << result.iterations << " iterations (by the "
             << (result.floodFillMs ? "flood fill" : "CPU reference") << ")\n";
     if (result.floodFillMs)
-        out << "  flood fill (ITK-style ConnectedThreshold, BFS, 1 thread): " << milliseconds(result.floodFillMs->median)
-            << " ms (" << milliseconds(result.floodFillMs->min) << ".." << milliseconds(result.floodFillMs->max)
+        out << "  flood fill (ITK-style ConnectedThreshold, BFS, 1 thread): " << readable(result.floodFillMs->median)
+            << " ms (" << readable(result.floodFillMs->min) << ".." << readable(result.floodFillMs->max)
             << "), " << result.floodFillVoxels << " voxels\n";
     if (result.referenceMs) {
-        out << "  CPU reference: " << milliseconds(*result.referenceMs) << " ms";
+        out << "  CPU reference: " << readable(*result.referenceMs) << " ms";
         if (result.referenceCheck)
             out << "; against the flood fill: " << result.referenceCheck->text();
         out << "\n";
@@ -105,9 +59,9 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
             out << "  " << (run.failed ? "FAILED: " : "skipped: ") << run.skipped << "\n";
             continue;
         }
-        out << std::setw(10) << milliseconds(run.firstClickMs) << std::setw(13) << milliseconds(run.residentMs.median)
-            << std::setw(20) << "(" + milliseconds(run.residentMs.min) + ".." + milliseconds(run.residentMs.max) + ")"
-            << std::setw(11) << milliseconds(run.kernelMs.median) << std::setw(7) << run.iterations << std::setw(12)
+        out << std::setw(10) << readable(run.firstClickMs) << std::setw(13) << readable(run.residentMs.median)
+            << std::setw(20) << "(" + readable(run.residentMs.min) + ".." + readable(run.residentMs.max) + ")"
+            << std::setw(11) << readable(run.kernelMs.median) << std::setw(7) << run.iterations << std::setw(12)
             << run.classified << "  " << run.check.text() << "\n";
     }
     // Notes once each: the engine's word on how a variant deviated.
@@ -119,35 +73,25 @@ void printCase(std::ostream& out, const VolumeCaseResult& result)
         out << "  note: " << note << "\n";
 
     if (const VolumeVariantRun* best = result.best()) {
-        out << "  best variant: " << best->label << ", resident click " << milliseconds(best->residentMs.median)
-            << " ms (kernel " << milliseconds(best->kernelMs.median) << " ms; first click "
-            << milliseconds(best->firstClickMs) << " ms)";
+        out << "  best variant: " << best->label << ", resident click " << readable(best->residentMs.median)
+            << " ms (kernel " << readable(best->kernelMs.median) << " ms; first click "
+            << readable(best->firstClickMs) << " ms)";
         if (best->speedupOverFloodFill)
-            out << "; " << versus(*best->speedupOverFloodFill, "the flood fill");
+            out << "; " << versusText(*best->speedupOverFloodFill, "the flood fill");
         if (best->speedupOverReference)
-            out << "; " << versus(*best->speedupOverReference, "the CPU reference");
+            out << "; " << versusText(*best->speedupOverReference, "the CPU reference");
         out << "\n";
         if (!best->kernels.empty())
             out << "  " << deviceTimeLine(best->kernels) << "\n";
         if (const std::string queue = queueTimeLine(best->commands); !queue.empty())
             out << "  " << queue << "\n";
         if (volumeCase.targetMs && result.size == 512)
-            out << "  issue 27 target at 512^3: at most " << milliseconds(*volumeCase.targetMs) << " ms: "
+            out << "  issue 27 target at 512^3: at most " << readable(*volumeCase.targetMs) << " ms: "
                 << (best->residentMs.median <= *volumeCase.targetMs ? "met" : "MISSED") << "\n";
     } else {
         out << "  best variant: none ran with a right result\n";
     }
     out.flush();
-}
-
-QJsonValue spreadJson(const bench::Spread& spread)
-{
-    return QJsonObject{{"median", spread.median}, {"min", spread.min}, {"max", spread.max}};
-}
-
-QJsonValue optionalJson(const std::optional<double>& value)
-{
-    return value ? QJsonValue(*value) : QJsonValue();
 }
 
 QJsonValue checkJson(const bench::Check& check)
