@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <chrono>
 #include <regex>
 #include <sstream>
 
@@ -93,6 +94,12 @@ std::string ProgramCache::diskCacheDirectory()
     return base.isEmpty() ? std::string() : (base + "/rgx/kernels").toStdString();
 }
 
+void ProgramCache::setBuildListener(BuildListener listener)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    buildListener_ = std::move(listener);
+}
+
 const BuiltProgram& ProgramCache::get(const std::string& fileName, const std::string& options)
 {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -155,6 +162,9 @@ BuiltProgram ProgramCache::build(const std::string& fileName, const std::string&
     }
 
     if (!built.fromDiskCache) {
+        if (buildListener_.started)
+            buildListener_.started(fileName);
+        const auto start = std::chrono::steady_clock::now();
         try {
             built.program = cl::Program(context_, source);
             built.program.build({device_}, fullOptions.c_str());
@@ -165,6 +175,9 @@ BuiltProgram ProgramCache::build(const std::string& fileName, const std::string&
                                   ") with options:" + options,
                               error.err(), log);
         }
+        if (buildListener_.finished)
+            buildListener_.finished(fileName,
+                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (useDisk) {
             try {
                 auto binaries = built.program.getInfo<CL_PROGRAM_BINARIES>();

@@ -5,6 +5,7 @@
 
 #include "OpenCl.h"
 #include "Result.h"
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -38,6 +39,17 @@ public:
     // RGX_CACHE_DIR to choose another place).
     static std::string diskCacheDirectory();
 
+    // Told when a program is compiled from source (neither in memory nor on
+    // disk yet): seconds on a CPU runtime, which OpenCL cannot interrupt, so
+    // the explorer says what it waits for. Called on the thread that asked
+    // for the program, `started` before the compiler and `finished` after
+    // it (with its seconds; not where the build failed); empty: nothing.
+    struct BuildListener {
+        std::function<void(const std::string& fileName)> started;
+        std::function<void(const std::string& fileName, double seconds)> finished;
+    };
+    void setBuildListener(BuildListener listener);
+
 private:
     BuiltProgram build(const std::string& fileName, const std::string& options);
 
@@ -47,6 +59,7 @@ private:
     bool nvidia_ = false;
     std::map<std::string, BuiltProgram> programs_;
     std::map<std::string, std::string> failed_; // key -> the build's error
+    BuildListener buildListener_;
     std::mutex mutex_;
 };
 

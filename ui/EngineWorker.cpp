@@ -115,6 +115,10 @@ ComputeDevice& EngineWorker::deviceFor(const std::string& id)
             emit message(QStringLiteral("Opening %1 (%2)").arg(text(info.name), text(info.id())));
             auto device = std::make_unique<ComputeDevice>(info);
             ComputeDevice& reference = *device;
+            const QString name = text(info.name);
+            reference.programs().setBuildListener(
+                {[this, name](const std::string& file) { emit programBuilding(text(file), name); },
+                 [this, name](const std::string& file, double seconds) { emit programBuilt(text(file), name, seconds); }});
             openDevices_[id] = std::move(device);
             return reference;
         }

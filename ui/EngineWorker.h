@@ -70,6 +70,11 @@ signals:
     void referenceReady(quint64 runId, rgx::GrowResultPtr reference,
                         std::shared_ptr<const rgx::ResultDiff> diff);
     void message(const QString& text);
+    // A program is being compiled from source on a device (its first use
+    // with these options: seconds on a CPU runtime, and Cancel waits for
+    // it), and then was, in `seconds`.
+    void programBuilding(const QString& fileName, const QString& deviceName);
+    void programBuilt(const QString& fileName, const QString& deviceName, double seconds);
     void sessionResident(double milliseconds);
     void labFinished(const rgx::ui::LabOutcome& outcome);
 

@@ -101,6 +101,21 @@ void RunController::connectEngine()
     connect(worker, &EngineWorker::runFailed, this, &RunController::onRunFailed);
     connect(worker, &EngineWorker::referenceReady, this, &RunController::onReferenceReady);
     connect(worker, &EngineWorker::message, log(), &LogPanel::info);
+    // A first use of a program compiles it (seconds on a CPU runtime, which
+    // no Cancel interrupts): the status says so, not a silent "Running".
+    connect(worker, &EngineWorker::programBuilding, this, [this](const QString& file, const QString& device) {
+        if (running_)
+            emit statusChanged(QStringLiteral("Running #%1: building kernels/%2 for %3 (first use)...")
+                                   .arg(activeRunId_)
+                                   .arg(file, device));
+    });
+    connect(worker, &EngineWorker::programBuilt, this, [this](const QString& file, const QString& device, double seconds) {
+        log()->info(QStringLiteral("Built kernels/%1 for %2 in %3: its first use with these options; "
+                                   "later runs load it from the kernel cache")
+                        .arg(file, device, formatDuration(seconds * 1e9)));
+        if (running_)
+            buildMs_ += seconds * 1e3;
+    });
     connect(worker, &EngineWorker::sessionResident, this, &RunController::volumeResident);
     connect(raceChecks_.worker(), &RaceCheckWorker::started, this, [this] {
         if (!running_)
@@ -255,6 +270,7 @@ void RunController::runNow()
     request.withReference = wantsReference_;
     activeRunId_ = request.id;
     running_ = true;
+    buildMs_ = 0;
     requestNs_ = steadyNs();
     // A newer request supersedes the one in flight (EngineThread::submit).
     engine_.submit(request);
@@ -429,9 +445,12 @@ void RunController::finishEdit(double overlayMs, double paintMs, bool measured)
     times.queueMs += times.paintWaitMs;
     lastEdit_ = times;
     if (result_ && times.runId == resultRequest_.id)
-        emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4")
+        emit statusChanged(QStringLiteral("Run #%1: %2 iterations, %3; request to overlay %4%5")
                                .arg(times.runId).arg(result_->iterations)
-                               .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(times.totalMs * 1e6)));
+                               .arg(formatDuration(result_->hostMilliseconds * 1e6), formatDuration(times.totalMs * 1e6),
+                                    buildMs_ > 0 ? QStringLiteral(", %1 of it building kernels (once)")
+                                                       .arg(formatDuration(buildMs_ * 1e6))
+                                                 : QString()));
     // A result that was never drawn (a hidden or minimised window) says
     // nothing about the latency of an edit.
     if (measured)

@@ -159,6 +159,8 @@ private:
 
     bool devicesReady_ = false;
     bool running_ = false;
+    // What the active run waited for programs compiled from source.
+    double buildMs_ = 0;
     bool pendingRun_ = false;
     std::string pendingDeviceId_;
     std::string pendingDeviceName_;

@@ -10,8 +10,10 @@
 #include "ParametersPanel.h"
 #include "RunController.h"
 #include "TimingPanel.h"
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 
@@ -30,6 +32,7 @@ private slots:
     void aRunNeedsAnImageAndSeeds();
     void aRunAskedBeforeTheDeviceListStartsWhenItComes();
     void aRunGivesItsResultBeforeRunFinished();
+    void aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem();
     void aNewerRequestSupersedesTheOneInFlight();
     void cancelStopsALongRun();
     void theCorruptionViewAsksForTheCpuReference();
@@ -160,6 +163,50 @@ void RunControllerTest::aRunGivesItsResultBeforeRunFinished()
     // The timings panel shows it as the current run; the status line says what it cost.
     QCOMPARE(timings_->shownRuns().size(), size_t(1));
     QVERIFY(log_->toPlainText().contains(QStringLiteral("Run #1 done")));
+}
+
+// With an empty kernel cache, a run's programs are compiled from source
+// first (seconds on a CPU runtime, which Cancel cannot interrupt): the status
+// and the log say so. A new controller (a new engine, as at the program's
+// next start) loads them from the disk cache, and says nothing of building.
+void RunControllerTest::aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem()
+{
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    const QByteArray old = qgetenv("RGX_CACHE_DIR");
+    qputenv("RGX_CACHE_DIR", cache.path().toLocal8Bit());
+    const auto restore = qScopeGuard([&] { qputenv("RGX_CACHE_DIR", old); });
+    const QString building = QStringLiteral("building kernels/");
+
+    openImage(twoHalves(32, 16), halvesSeeds(32));
+    QVERIFY(listDevices());
+    QSignalSpy status(runs_, &RunController::statusChanged);
+    QVERIFY2(runAndWait(), qPrintable(notices_->last()));
+    QStringList said;
+    for (const QList<QVariant>& change : status)
+        said << change.at(0).toString();
+    QVERIFY2(!said.filter(building).isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+    QVERIFY2(said.filter(building).first().startsWith(QStringLiteral("Running #")), qPrintable(said.join(QLatin1Char('\n'))));
+    const QString logged = log_->toPlainText();
+    QVERIFY2(logged.contains(QStringLiteral("Built kernels/")) && logged.contains(QStringLiteral("kernel cache")),
+             qPrintable(logged));
+    // The same run again on the same engine: the programs are in memory.
+    status.clear();
+    const int builds = log_->toPlainText().count(QStringLiteral("Built kernels/"));
+    QVERIFY(runAndWait());
+    for (const QList<QVariant>& change : status)
+        QVERIFY2(!change.at(0).toString().contains(building), qPrintable(change.at(0).toString()));
+    QCOMPARE(log_->toPlainText().count(QStringLiteral("Built kernels/")), builds);
+
+    // A new engine finds them on disk.
+    delete runs_;
+    makeController();
+    QVERIFY(listDevices());
+    QSignalSpy again(runs_, &RunController::statusChanged);
+    QVERIFY(runAndWait());
+    for (const QList<QVariant>& change : again)
+        QVERIFY2(!change.at(0).toString().contains(building), qPrintable(change.at(0).toString()));
+    QCOMPARE(log_->toPlainText().count(QStringLiteral("Built kernels/")), builds);
 }
 
 void RunControllerTest::aNewerRequestSupersedesTheOneInFlight()
