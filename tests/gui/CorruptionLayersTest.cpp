@@ -80,7 +80,9 @@ void CorruptionLayersTest::cleanup() { window_.reset(); }
 
 bool CorruptionLayersTest::runAndWait()
 {
-    QTest::qWaitFor([&] { return !window_->isRunning(); }, 120000); // a live run of the edits first
+    // A live run of the edits first.
+    if (!QTest::qWaitFor([&] { return !window_->isRunning(); }, 120000))
+        return false;
     QSignalSpy finished(window_.get(), &MainWindow::runFinished);
     QSignalSpy failed(window_.get(), &MainWindow::runFailed);
     window_->runNow();
