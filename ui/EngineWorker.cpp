@@ -118,7 +118,11 @@ ComputeDevice& EngineWorker::deviceFor(const std::string& id)
             const QString name = text(info.name);
             reference.programs().setBuildListener(
                 {[this, name](const std::string& file) { emit programBuilding(text(file), name); },
-                 [this, name](const std::string& file, double seconds) { emit programBuilt(text(file), name, seconds); }});
+                 [this, name](const std::string& file, double seconds) {
+                     ++built_;
+                     builtSeconds_ += seconds;
+                     emit programBuilt(text(file), name, seconds);
+                 }});
             openDevices_[id] = std::move(device);
             return reference;
         }
@@ -392,6 +396,81 @@ void EngineWorker::makeResident(const std::string& deviceId, std::shared_ptr<con
     }
 }
 
+namespace {
+
+// The corner of `image` a warm-up runs on: the same kind of image (2D or a
+// volume, its bit depth, its luma a byte a pixel or two) at most 32 pixels
+// a side.
+LumaImage warmUpCorner(const LumaImage& image)
+{
+    LumaImage corner;
+    corner.width = std::min(image.width, 32);
+    corner.height = std::min(image.height, 32);
+    corner.depth = std::min(image.depth, image.isVolume() ? 32 : 1);
+    corner.bitDepth = image.bitDepth;
+    corner.colour = image.colour;
+    corner.volume = image.volume;
+    corner.luma.reserve(corner.pixelCount());
+    for (int z = 0; z < corner.depth; ++z)
+        for (int y = 0; y < corner.height; ++y)
+            for (int x = 0; x < corner.width; ++x)
+                corner.luma.push_back(image.at(x, y, z));
+    if (!image.lumaBytes.empty())
+        keepLumaBytes(corner);
+    return corner;
+}
+
+// `count` seeds (1 to 16) on distinct pixels of the corner, along a diagonal.
+std::vector<Seed> warmUpSeeds(const LumaImage& corner, size_t count)
+{
+    // At most as many as the corner's longer side: one coordinate tells them apart.
+    const int n = int(std::clamp<size_t>(count, 1, size_t(std::min(16, std::max(corner.width, corner.height)))));
+    std::vector<Seed> seeds;
+    for (int i = 0; i < n; ++i) {
+        const int x = int(int64_t(corner.width) * i / n), y = int(int64_t(corner.height) * (n - 1 - i) / n);
+        const int z = int(int64_t(corner.depth) * i / n);
+        seeds.push_back(corner.isVolume() ? Seed{x, y, z} : Seed{x, y});
+    }
+    return seeds;
+}
+
+} // namespace
+
+void EngineWorker::warmUp(const RunRequest& request)
+{
+    if (request.id != latestId_.load())
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    built_ = 0;
+    builtSeconds_ = 0;
+    try {
+        ComputeDevice& device = deviceFor(request.deviceId);
+        const auto corner = std::make_shared<const LumaImage>(warmUpCorner(*request.image));
+        const std::vector<Seed> seeds = warmUpSeeds(*corner, request.seeds.size());
+        RunControl control;
+        control.cancel = &cancel_;
+        control.timeoutSeconds = request.timeoutSeconds;
+        DeviceSession session(device, corner);
+        if (request.params.postfilter.enabled)
+            session.run(seeds, request.params, request.variant, control);
+        else
+            session.click(seeds, request.params, request.variant, control);
+    } catch (const RunInterrupted&) {
+        // A run was asked for: it goes on from what was built.
+        return;
+    } catch (const std::exception& error) {
+        // The run itself says what fails, in its own words.
+        emit message(QStringLiteral("The kernels could not be built ahead: %1").arg(QString::fromUtf8(error.what())));
+        return;
+    }
+    QString deviceName = text(request.deviceId);
+    for (const DeviceInfo& info : devices_)
+        if (info.id() == request.deviceId)
+            deviceName = text(info.name);
+    emit kernelsWarmed(text(request.variant.text()), deviceName, built_, builtSeconds_, clock.nsecsElapsed() / 1e9);
+}
+
 void EngineThread::cancel() { worker_->cancel(); }
 
 void EngineThread::makeResident(const std::string& deviceId, std::shared_ptr<const LumaImage> image)
@@ -399,6 +478,13 @@ void EngineThread::makeResident(const std::string& deviceId, std::shared_ptr<con
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(
         worker_, [worker, deviceId, image] { worker->makeResident(deviceId, image); }, Qt::QueuedConnection);
+}
+
+void EngineThread::warmUp(const RunRequest& request)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, request] { worker->warmUp(request); }, Qt::QueuedConnection);
 }
 
 void EngineThread::requestReference(const RunRequest& request, GrowResultPtr against)

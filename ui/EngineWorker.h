@@ -53,6 +53,15 @@ public:
     // The session of this image on this device made resident before its
     // first click (DeviceSession::makeResident); answers sessionResident.
     void makeResident(const std::string& deviceId, std::shared_ptr<const rgx::LumaImage> image);
+    // The programs a run of `request` would build, built ahead: a run of
+    // its variant and parameters on a corner of its image (at most 32
+    // pixels a side) with as many seeds (at most 16), whose result is
+    // dropped, so that the first click on the image waits for no compiler
+    // (PoCL: seconds from source, and its first launches of each kernel).
+    // Skipped where a run was asked for since `request.id` (it builds what
+    // it needs); stopped between launches by a run asked for meanwhile.
+    // Answers kernelsWarmed.
+    void warmUp(const rgx::ui::RunRequest& request);
     void runLab(const rgx::ui::LabRequest& request);
     const std::shared_ptr<EngineMemoryReturns>& memoryReturns() const { return memoryReturns_; }
 
@@ -75,6 +84,10 @@ signals:
     // it), and then was, in `seconds`.
     void programBuilding(const QString& fileName, const QString& deviceName);
     void programBuilt(const QString& fileName, const QString& deviceName, double seconds);
+    // A warm-up ended: `built` programs compiled from source in
+    // `buildSeconds`, the whole warm-up in `seconds`.
+    void kernelsWarmed(const QString& variantText, const QString& deviceName, int built, double buildSeconds,
+                       double seconds);
     void sessionResident(double milliseconds);
     void labFinished(const rgx::ui::LabOutcome& outcome);
 
@@ -86,6 +99,9 @@ private:
     GrowResultPtr referenceFor(const RunRequest& request);
 
     std::atomic<bool> cancel_{false};
+    // The programs compiled from source (count, seconds) since a warm-up began.
+    int built_ = 0;
+    double builtSeconds_ = 0;
     std::atomic<quint64> latestId_{0};
     std::vector<DeviceInfo> devices_;
     // Opened lazily, one per device id, and kept: building programs is the slow part.
@@ -118,6 +134,7 @@ public:
     void cancel();
     void requestReference(const RunRequest& request, GrowResultPtr against);
     void makeResident(const std::string& deviceId, std::shared_ptr<const LumaImage> image);
+    void warmUp(const RunRequest& request);
     void runLab(const LabRequest& request);
 
 private:

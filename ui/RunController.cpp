@@ -46,16 +46,21 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
     paintTimeout_.setSingleShot(true);
     paintTimeout_.setInterval(1000);
     connect(&paintTimeout_, &QTimer::timeout, this, [this] { finishEdit(0, 0, false); });
+    warmTimer_.setSingleShot(true);
+    warmTimer_.setInterval(300);
+    connect(&warmTimer_, &QTimer::timeout, this, &RunController::warmKernels);
     connect(document_->seedSet(), &SeedSet::changed, this, [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty())
             queueLiveRun();
         checkStale();
+        warmKernelsSoon();
     });
     // Another device or variant: live runs again; otherwise the result is stale.
     auto settingsChanged = [this] {
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty() && result_)
             autoRunTimer_.start(0);
         checkStale();
+        warmKernelsSoon();
     };
     connect(panels_.devices, &DevicePanel::variantChanged, this, settingsChanged);
     connect(panels_.devices, &DevicePanel::deviceChanged, this, settingsChanged);
@@ -64,6 +69,7 @@ RunController::RunController(Document* document, const Panels& panels, Notices* 
         if (panels_.parameters->autoRun() && document_->hasImage() && !document_->seeds().empty() && result_)
             autoRunTimer_.start(150);
         checkStale();
+        warmKernelsSoon();
     });
     connect(panels_.parameters, &ParametersPanel::autoRunChosen, this, &RunController::setLiveChoice);
     connect(panels_.lab, &LabPanel::runRequested, this, &RunController::runLab);
@@ -117,6 +123,16 @@ void RunController::connectEngine()
             buildMs_ += seconds * 1e3;
     });
     connect(worker, &EngineWorker::sessionResident, this, &RunController::volumeResident);
+    connect(worker, &EngineWorker::kernelsWarmed, this,
+            [this](const QString& variant, const QString& device, int built, double buildSeconds, double seconds) {
+                if (built > 0)
+                    log()->info(QStringLiteral("Built %1 program(s) of %2 ahead on %3 in %4 (the whole warm-up %5): "
+                                               "a first click waits for no compiler")
+                                    .arg(built)
+                                    .arg(variant, device, formatDuration(buildSeconds * 1e9),
+                                         formatDuration(seconds * 1e9)));
+                emit kernelsWarmed();
+            });
     connect(raceChecks_.worker(), &RaceCheckWorker::started, this, [this] {
         if (!running_)
             emit statusChanged(QStringLiteral("Checking for races under Oclgrind..."));
@@ -163,6 +179,7 @@ void RunController::onDevicesListed(const DeviceList& list)
     emit stateChanged();
     emit devicesListed();
     makeVolumeResident(); // a volume opened before the list came
+    warmKernelsSoon();
     if (pendingRun_ && devicesReady_) {
         pendingRun_ = false;
         runNow();
@@ -688,7 +705,47 @@ void RunController::startRaceCheck(const RunRequest& checked, bool automatic)
     emit stateChanged();
 }
 
-void RunController::imageOpened() { makeVolumeResident(); }
+void RunController::imageOpened()
+{
+    makeVolumeResident();
+    warmKernelsSoon();
+}
+
+void RunController::warmKernelsSoon()
+{
+    if (devicesReady_ && document_->hasImage())
+        warmTimer_.start();
+}
+
+void RunController::warmKernels()
+{
+    if (running_ || !devicesReady_ || !document_->hasImage())
+        return;
+    RunRequest request;
+    request.id = nextRunId_; // a run asked for after this one skips it
+    request.image = document_->luma();
+    request.seeds = document_->seeds();
+    request.params = panels_.parameters->params();
+    request.deviceId = panels_.devices->currentDeviceId();
+    request.variant = panels_.devices->variant();
+    request.timeoutSeconds = panels_.parameters->timeoutSeconds();
+    if (request.deviceId.empty())
+        return;
+    // What chooses the programs (the kernel file, its options, which stages
+    // run); the range, the tolerance and where the seeds are do not.
+    const LumaImage& image = *request.image;
+    const GrowParams& grow = request.params.grow;
+    const std::string key = request.deviceId + "|" + request.variant.text() + "|" + std::to_string(image.depth > 1) +
+                            "|" + std::to_string(image.bitDepth) + "|" + std::to_string(image.lumaBytes.empty()) +
+                            "|" + std::to_string(std::min<size_t>(request.seeds.size(), 16)) + "|" +
+                            modeName(grow.mode) + "|" + ruleName(grow.rule) + "|" + std::to_string(grow.connectivity) +
+                            "|" + prefilterText(request.params.prefilter) + "|" +
+                            postfilterText(request.params.postfilter);
+    if (key == warmedKey_)
+        return;
+    warmedKey_ = key;
+    engine_.warmUp(request);
+}
 
 void RunController::makeVolumeResident()
 {

@@ -105,6 +105,8 @@ public slots:
 
 signals:
     void devicesListed();
+    // A warm-up of the kernels (warmKernels) ended on the engine thread.
+    void kernelsWarmed();
     void runSubmitted(quint64 id);
     void runStarted(quint64 id);
     // A new result (or, after reset, an empty outcome), before runFinished.
@@ -189,6 +191,8 @@ private:
     // Live runs: a seed edit runs at once (queueLiveRun: the edits of one
     // event coalesce), a parameter edit after a short pause for typing.
     QTimer autoRunTimer_;
+    QTimer warmTimer_;
+    std::string warmedKey_; // the choices of the last warm-up asked for
     bool runQueued_ = false;
     void queueLiveRun();
 
@@ -213,6 +217,12 @@ private:
     // A volume just opened goes onto the chosen device before the first
     // click (its upload and host memory take longer than a click).
     void makeVolumeResident();
+    // The programs a run with the current choices would build, built ahead
+    // on the engine thread (EngineWorker::warmUp), soon after the image,
+    // the device, the variant, the parameters or the seeds changed, unless
+    // a run comes first or they were built ahead for the same choices.
+    void warmKernelsSoon();
+    void warmKernels();
     std::string autoCheckedKey_;
     quint64 nextLabId_ = 0;
 };

@@ -10,6 +10,7 @@
 #include "ParametersPanel.h"
 #include "RunController.h"
 #include "TimingPanel.h"
+#include "Variant.h"
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -33,6 +34,7 @@ private slots:
     void aRunAskedBeforeTheDeviceListStartsWhenItComes();
     void aRunGivesItsResultBeforeRunFinished();
     void aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem();
+    void theKernelsAreBuiltAheadSoThatTheFirstRunWaitsForNone();
     void aNewerRequestSupersedesTheOneInFlight();
     void cancelStopsALongRun();
     void theCorruptionViewAsksForTheCpuReference();
@@ -207,6 +209,49 @@ void RunControllerTest::aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem()
     for (const QList<QVariant>& change : again)
         QVERIFY2(!change.at(0).toString().contains(building), qPrintable(change.at(0).toString()));
     QCOMPARE(log_->toPlainText().count(QStringLiteral("Built kernels/")), builds);
+}
+
+// Opened with its seeds, the image's kernels are built ahead on the engine
+// thread (a run on a corner of it, dropped): the first run builds nothing.
+// Another variant is built ahead too; the same choices again are not.
+void RunControllerTest::theKernelsAreBuiltAheadSoThatTheFirstRunWaitsForNone()
+{
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    const QByteArray old = qgetenv("RGX_CACHE_DIR");
+    qputenv("RGX_CACHE_DIR", cache.path().toLocal8Bit());
+    const auto restore = qScopeGuard([&] { qputenv("RGX_CACHE_DIR", old); });
+    const QString built = QStringLiteral("Built kernels/");
+
+    QSignalSpy warmed(runs_, &RunController::kernelsWarmed);
+    QVERIFY(listDevices());
+    openImage(twoHalves(200, 100), halvesSeeds(200));
+    runs_->imageOpened();
+    QVERIFY(QTest::qWaitFor([&] { return warmed.count() == 1; }, 120000));
+    QVERIFY(!runs_->isRunning());
+    const QString logged = log_->toPlainText();
+    QVERIFY2(logged.contains(built) && logged.contains(QStringLiteral("ahead on")), qPrintable(logged));
+    const int builds = logged.count(built);
+
+    QSignalSpy status(runs_, &RunController::statusChanged);
+    QVERIFY2(runAndWait(), qPrintable(notices_->last()));
+    QCOMPARE(log_->toPlainText().count(built), builds);
+    for (const QList<QVariant>& change : status)
+        QVERIFY2(!change.at(0).toString().contains(QStringLiteral("building")), qPrintable(change.at(0).toString()));
+    QVERIFY(runs_->result());
+    QCOMPARE(runs_->result()->width, 200);
+
+    // Another variant: built ahead as well, and its run builds nothing.
+    devices_->setVariant(parseVariant("driver=host-batched,frontier=queue,collectives=local"));
+    QVERIFY(QTest::qWaitFor([&] { return warmed.count() == 2; }, 120000));
+    QVERIFY(log_->toPlainText().count(built) > builds);
+    const int moreBuilds = log_->toPlainText().count(built);
+    QVERIFY(runAndWait());
+    QCOMPARE(log_->toPlainText().count(built), moreBuilds);
+    // The same choices once more: no second warm-up.
+    runs_->imageOpened();
+    QTest::qWait(1000);
+    QCOMPARE(warmed.count(), 2);
 }
 
 void RunControllerTest::aNewerRequestSupersedesTheOneInFlight()
