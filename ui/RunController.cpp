@@ -719,7 +719,8 @@ void RunController::warmKernelsSoon()
 
 void RunController::warmKernels()
 {
-    if (running_ || !devicesReady_ || !document_->hasImage())
+    // RGX_WARM_KERNELS=0: none built ahead (A/B: rgx_gui_bench --first-click).
+    if (running_ || !devicesReady_ || !document_->hasImage() || qEnvironmentVariable("RGX_WARM_KERNELS") == "0")
         return;
     RunRequest request;
     request.id = nextRunId_; // a run asked for after this one skips it
