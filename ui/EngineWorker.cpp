@@ -120,7 +120,7 @@ ComputeDevice& EngineWorker::deviceFor(const std::string& id)
                 {[this, name](const std::string& file) { emit programBuilding(text(file), name); },
                  [this, name](const std::string& file, double seconds) {
                      ++built_;
-                     builtSeconds_ += seconds;
+                     builtNs_ += qint64(seconds * 1e9);
                      emit programBuilt(text(file), name, seconds);
                  }});
             openDevices_[id] = std::move(device);
@@ -443,7 +443,7 @@ void EngineWorker::warmUp(const RunRequest& request)
     QElapsedTimer clock;
     clock.start();
     built_ = 0;
-    builtSeconds_ = 0;
+    builtNs_ = 0;
     try {
         ComputeDevice& device = deviceFor(request.deviceId);
         const auto corner = std::make_shared<const LumaImage>(warmUpCorner(*request.image));
@@ -468,7 +468,8 @@ void EngineWorker::warmUp(const RunRequest& request)
     for (const DeviceInfo& info : devices_)
         if (info.id() == request.deviceId)
             deviceName = text(info.name);
-    emit kernelsWarmed(text(request.variant.text()), deviceName, built_, builtSeconds_, clock.nsecsElapsed() / 1e9);
+    emit kernelsWarmed(text(request.variant.text()), deviceName, built_.load(), double(builtNs_.load()) / 1e9,
+                       double(clock.nsecsElapsed()) / 1e9);
 }
 
 void EngineThread::cancel() { worker_->cancel(); }

@@ -99,9 +99,10 @@ private:
     GrowResultPtr referenceFor(const RunRequest& request);
 
     std::atomic<bool> cancel_{false};
-    // The programs compiled from source (count, seconds) since a warm-up began.
-    int built_ = 0;
-    double builtSeconds_ = 0;
+    // The programs compiled from source (count, nanoseconds) since a warm-up
+    // began; a session's upload thread may build one too.
+    std::atomic<int> built_{0};
+    std::atomic<qint64> builtNs_{0};
     std::atomic<quint64> latestId_{0};
     std::vector<DeviceInfo> devices_;
     // Opened lazily, one per device id, and kept: building programs is the slow part.
