@@ -11,7 +11,6 @@
 #include "RunController.h"
 #include "TimingPanel.h"
 #include "Variant.h"
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -21,6 +20,27 @@
 using namespace rgx;
 using namespace rgx::ui;
 using namespace rgx::ui::testing;
+
+// RGX_CACHE_DIR pointed at an empty folder while it lives: programs not
+// built in this process are compiled from source.
+class FreshKernelCache {
+public:
+    FreshKernelCache() : old_(qgetenv("RGX_CACHE_DIR")) { qputenv("RGX_CACHE_DIR", folder_.path().toLocal8Bit()); }
+    ~FreshKernelCache()
+    {
+        if (old_.isNull())
+            qunsetenv("RGX_CACHE_DIR");
+        else
+            qputenv("RGX_CACHE_DIR", old_);
+    }
+    FreshKernelCache(const FreshKernelCache&) = delete;
+    FreshKernelCache& operator=(const FreshKernelCache&) = delete;
+    bool isValid() const { return folder_.isValid(); }
+
+private:
+    QTemporaryDir folder_;
+    QByteArray old_;
+};
 
 class RunControllerTest : public QObject {
     Q_OBJECT
@@ -173,11 +193,8 @@ void RunControllerTest::aRunGivesItsResultBeforeRunFinished()
 // next start) loads them from the disk cache, and says nothing of building.
 void RunControllerTest::aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem()
 {
-    QTemporaryDir cache;
+    const FreshKernelCache cache;
     QVERIFY(cache.isValid());
-    const QByteArray old = qgetenv("RGX_CACHE_DIR");
-    qputenv("RGX_CACHE_DIR", cache.path().toLocal8Bit());
-    const auto restore = qScopeGuard([&] { qputenv("RGX_CACHE_DIR", old); });
     const QString building = QStringLiteral("building kernels/");
 
     openImage(twoHalves(32, 16), halvesSeeds(32));
@@ -216,11 +233,8 @@ void RunControllerTest::aFirstRunSaysItBuildsItsKernelsAndALaterRunLoadsThem()
 // Another variant is built ahead too; the same choices again are not.
 void RunControllerTest::theKernelsAreBuiltAheadSoThatTheFirstRunWaitsForNone()
 {
-    QTemporaryDir cache;
+    const FreshKernelCache cache;
     QVERIFY(cache.isValid());
-    const QByteArray old = qgetenv("RGX_CACHE_DIR");
-    qputenv("RGX_CACHE_DIR", cache.path().toLocal8Bit());
-    const auto restore = qScopeGuard([&] { qputenv("RGX_CACHE_DIR", old); });
     const QString built = QStringLiteral("Built kernels/");
 
     QSignalSpy warmed(runs_, &RunController::kernelsWarmed);
