@@ -438,6 +438,9 @@ std::vector<Seed> warmUpSeeds(const LumaImage& corner, size_t count)
 
 void EngineWorker::warmUp(const RunRequest& request)
 {
+    // As run() does: a cancel left from an earlier run does not stop this,
+    // a run asked for since does.
+    cancel_.store(false);
     if (request.id != latestId_.load())
         return;
     QElapsedTimer clock;
