@@ -110,12 +110,14 @@ void RunController::connectEngine()
     // A first use of a program compiles it (seconds on a CPU runtime, which
     // no Cancel interrupts): the status says so, not a silent "Running".
     connect(worker, &EngineWorker::programBuilding, this, [this](const QString& file, const QString& device) {
+        building_ = file;
         if (running_)
             emit statusChanged(QStringLiteral("Running #%1: building kernels/%2 for %3 (first use)...")
                                    .arg(activeRunId_)
                                    .arg(file, device));
     });
     connect(worker, &EngineWorker::programBuilt, this, [this](const QString& file, const QString& device, double seconds) {
+        building_.clear();
         log()->info(QStringLiteral("Built kernels/%1 for %2 in %3: its first use with these options; "
                                    "later runs load it from the kernel cache")
                         .arg(file, device, formatDuration(seconds * 1e9)));
@@ -125,6 +127,7 @@ void RunController::connectEngine()
     connect(worker, &EngineWorker::sessionResident, this, &RunController::volumeResident);
     connect(worker, &EngineWorker::kernelsWarmed, this,
             [this](const QString& variant, const QString& device, int built, double buildSeconds, double seconds) {
+                building_.clear(); // a build that failed said nothing more
                 if (built > 0)
                     log()->info(QStringLiteral("Built %1 program(s) of %2 ahead on %3 in %4 (the whole warm-up %5): "
                                                "a first click waits for no compiler")
@@ -306,7 +309,12 @@ void RunController::cancelRun()
     if (!running_)
         return;
     engine_.cancel();
-    emit statusChanged(QStringLiteral("Cancelling run #%1...").arg(activeRunId_));
+    // OpenCL cannot interrupt a build: the run stops after it.
+    emit statusChanged(building_.isEmpty() ? QStringLiteral("Cancelling run #%1...").arg(activeRunId_)
+                                           : QStringLiteral("Cancelling run #%1: it stops once kernels/%2 is built "
+                                                            "(OpenCL cannot interrupt a build)...")
+                                                 .arg(activeRunId_)
+                                                 .arg(building_));
 }
 
 void RunController::reset()
@@ -507,6 +515,7 @@ void RunController::followLatency(double latencyMs)
 
 void RunController::onRunFailed(const RunFailure& failure)
 {
+    building_.clear(); // a build that failed said nothing more
     if (failure.id != activeRunId_)
         return;
     if (!running_) {

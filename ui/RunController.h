@@ -161,8 +161,10 @@ private:
 
     bool devicesReady_ = false;
     bool running_ = false;
-    // What the active run waited for programs compiled from source.
+    // What the active run waited for programs compiled from source, and
+    // the program being compiled now (empty: none).
     double buildMs_ = 0;
+    QString building_;
     bool pendingRun_ = false;
     std::string pendingDeviceId_;
     std::string pendingDeviceName_;

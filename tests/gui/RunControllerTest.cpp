@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
+#include <utility>
 
 using namespace rgx;
 using namespace rgx::ui;
@@ -57,6 +58,7 @@ private slots:
     void theKernelsAreBuiltAheadSoThatTheFirstRunWaitsForNone();
     void aNewerRequestSupersedesTheOneInFlight();
     void cancelStopsALongRun();
+    void aCancelDuringABuildSaysTheRunStopsOnceItIsBuilt();
     void theCorruptionViewAsksForTheCpuReference();
     void aKeptRunIsKeptOnce();
     void resetDropsTheResult();
@@ -313,6 +315,32 @@ void RunControllerTest::cancelStopsALongRun()
     QVERIFY(QTest::qWaitFor([&] { return !runs_->isRunning(); }, 20000));
     QCOMPARE(failed.count(), 1);
     QVERIFY(status.last().at(0).toString().contains(QStringLiteral("cancelled")));
+    QVERIFY(!runs_->result());
+}
+
+// OpenCL cannot interrupt a program's build: a Cancel asked while the run
+// waits for one says the run stops once it is built, and then it does.
+void RunControllerTest::aCancelDuringABuildSaysTheRunStopsOnceItIsBuilt()
+{
+    const FreshKernelCache cache;
+    QVERIFY(cache.isValid());
+    QVERIFY(listDevices());
+    openImage(twoHalves(64, 32), halvesSeeds(64));
+    QSignalSpy failed(runs_, &RunController::runFailed);
+    QStringList said;
+    bool cancelled = false;
+    connect(runs_, &RunController::statusChanged, this, [&](const QString& text) {
+        said << text;
+        // The status of a build is handled before the build's end comes.
+        if (text.contains(QStringLiteral("building kernels/")) && !std::exchange(cancelled, true))
+            runs_->cancelRun();
+    });
+    runs_->runNow();
+    QVERIFY(QTest::qWaitFor([&] { return !runs_->isRunning(); }, 120000));
+    QVERIFY2(cancelled, qPrintable(said.join(QLatin1Char('\n'))));
+    QVERIFY2(!said.filter(QStringLiteral("stops once kernels/")).isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(said.last().contains(QStringLiteral("cancelled")), qPrintable(said.last()));
     QVERIFY(!runs_->result());
 }
 
