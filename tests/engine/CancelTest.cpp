@@ -58,9 +58,15 @@ Outcome cancelAfter(ComputeDevice& device, const std::shared_ptr<const LumaImage
         }
     });
     Outcome outcome;
+    // Until the first report, or the run's end (a run that failed before it
+    // says so at once), or five minutes of builds and upload.
     std::future<void> started = growing.get_future();
-    const auto buildsAndUpload = std::chrono::minutes(5);
-    if (started.wait_for(buildsAndUpload) != std::future_status::ready || run.wait_for(delay) == std::future_status::ready) {
+    const Clock::time_point givenUp = Clock::now() + std::chrono::minutes(5);
+    bool growingNow = false;
+    while (!(growingNow = started.wait_for(std::chrono::milliseconds(10)) == std::future_status::ready) &&
+           run.wait_for(std::chrono::seconds(0)) != std::future_status::ready && Clock::now() < givenUp) {
+    }
+    if (!growingNow || run.wait_for(delay) == std::future_status::ready) {
         outcome.interrupted = run.get();
         return outcome;
     }
