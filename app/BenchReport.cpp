@@ -115,10 +115,8 @@ void printCase(std::ostream& out, const BenchCase& benchCase)
         if (best->firstMs)
             out << "; first click " << readable(best->firstMs->median) << " ms";
         auto versus = [&](const std::optional<double>& ratio, const char* what) {
-            if (!ratio)
-                return;
-            out << "; " << (*ratio >= 1 ? ratioText(ratio) + " faster than " : ratioText(1.0 / *ratio) + " slower than ")
-                << what;
+            if (ratio)
+                out << "; " << versusText(*ratio, what);
         };
         versus(best->speedupOverReference, "the CPU reference");
         versus(best->speedupOverFastCpu, "the fast CPU");
