@@ -37,7 +37,12 @@
 #define RGX_COUNTER_PACKED 24
 // The slices z0 z1 of the touched box.
 #define RGX_COUNTER_TOUCHED_Z 25   // 2 words
-#define RGX_COUNTER_WORDS 27
+// The ring step (kernels/tile_step_ring.h): the labels of the pixels that
+// rounds r with r % 3 == slot classified at their last level, two words a
+// slot: the largest of 0x10000 - label (the smallest label) and the largest
+// label, 0 for none. One label alone: every other region has stopped.
+#define RGX_COUNTER_LAST_LABELS 27 // 6 words
+#define RGX_COUNTER_WORDS 33
 
 // A click's box maps of `bytes` (labels and stamps packed) are packed and
 // read in slabs of rows, each read while the next is packed

@@ -50,6 +50,7 @@
 #if RGX_TILE_RING
 #define RGX_SEED_REACH RGX_TILE_RING
 #endif
+
 #include "grid_barrier.h"
 #include "grow_common.h"
 #include "seed_placement.h"
@@ -206,6 +207,10 @@ inline void defer_tile(const uint tile, const uint horizon, const uint tile_coun
 // deferred to (per-pixel step), the level a step stopped at (bitmap step) or
 // the tile's tag of ring_rows (ring step, tile_step_ring.h). ring_rows: 32
 // rows of four words per tile for the ring step, unused by the others.
+// alone: for the bitmap step, the one region still growing after a ring
+// step's rounds, whose pixels alone it grows (tile_step_bits.h), or 0; for
+// the ring step, the least tile count of a round that ends the launch once
+// one region is left (0: more than the launch has work-groups).
 // No stamp exceeds horizon (see the top of this file).
 // The run's first launch (fused, from round 1) places its `seeds_to_place`
 // seeds first (seed_placement.h): the roll call is then the grid barrier
@@ -225,7 +230,7 @@ void grow_tiles(const uint first_round, const uint last_round,
                 volatile __global uint* tile_mark,
                 volatile __global uint* tile_lists,
                 volatile __global uint* counters,
-                volatile __global uint* ring_rows)
+                volatile __global uint* ring_rows, const uint alone)
 {
     __local TileScratch scratch;
     const bool fused = last_round > first_round;
@@ -248,10 +253,16 @@ void grow_tiles(const uint first_round, const uint last_round,
         if (get_local_id(0) == 0) {
             scratch.queued = counters[RGX_COUNTER_TILES + round % 3];
             scratch.first = get_group_id(0) < tile_count ? list[get_group_id(0)] : 0;
+#if RGX_TILE_RING
+            scratch.lone = round > 1 ? ring_lone_region(counters, round - 1) : 0;
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint queued = scratch.queued;
         const uint first = scratch.first;
+#if RGX_TILE_RING
+        const uint lone = scratch.lone;
+#endif
         // Everyone has the count before the next round overwrites it.
         barrier(CLK_LOCAL_MEM_FENCE);
         // Round r - 1's count was read by every group before the last barrier;
@@ -259,16 +270,28 @@ void grow_tiles(const uint first_round, const uint last_round,
         // host's launches of one round each come in batches, and round r + 2
         // of the batch must not find round r - 1's tiles in it (it would read
         // entries of its list that no round wrote).
-        if (get_global_id(0) == 0)
+        if (get_global_id(0) == 0) {
             counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
+#if RGX_TILE_RING
+            ring_clear_last_labels(counters, round + 1);
+#endif
+        }
         if (queued == 0)
             break;
+#if RGX_TILE_RING
+        // Every region but one has stopped, and the round has more tiles
+        // than the launch has work-groups: the host goes on with the bitmap
+        // step, more levels a round for less (TiledDriver.cpp). A round of
+        // fewer tiles is one visit a group, at the ring step's floor.
+        if (lone != 0 && queued >= (alone != 0 ? alone : get_num_groups(0) + 1))
+            break;
+#endif
         volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
         for (uint t = get_group_id(0); t < queued; t += get_num_groups(0)) {
             const uint tile = t == get_group_id(0) ? first : list[t];
             grow_tile(tile, round, width, height, tiles_x, tiles_y, luma, labels, stamps,
                       seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap, horizon,
-                      tile_mark, next_list, tile_lists + 2 * tile_count, counters, ring_rows, &scratch);
+                      tile_mark, next_list, tile_lists + 2 * tile_count, counters, ring_rows, alone, &scratch);
         }
         if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
                                    &counters[RGX_COUNTER_LAST_LAUNCHED]))

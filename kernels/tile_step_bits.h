@@ -24,6 +24,15 @@
 // flood of its own seed inside its own range, and the step runs its levels
 // once per region of the tile's pixels (most tiles hold one), its halo
 // taken from that region's pixels alone.
+//
+// One region left growing after a ring step's rounds (`alone`, the region's
+// label; tile_step_ring.h): the other regions have stopped for good, and
+// the rest of the run is that region's flood inside its range, from its
+// pixels of the last level. Its mask is the pixels unclassified or its own
+// whose luma its range holds; the other regions' pixels are walls, their
+// seeds are no sources and their halo stamps count as unclassified. The
+// host sets every tile's resume mark to the last level + 1, so that a
+// tile's first visit grows from that level's pixels (TiledDriver.cpp).
 #if RGX_WG_SIZE != SIDE || SIDE != 32
 #error "the bitmap tile step needs RGX_WG_SIZE == RGX_TILE_SIDE == 32"
 #endif
@@ -323,7 +332,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
-                      volatile __global uint* ring_rows,
+                      volatile __global uint* ring_rows, const uint alone,
                       __local TileScratch* scratch)
 {
     (void)ring_rows; // the ring step's
@@ -359,6 +368,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             const uint g = inside ? (uint)at[side].y * (uint)width + (uint)at[side].x : 0;
             halo[pass][side] = inside ? stamps[g] : UNCLASSIFIED;
             halo_value[pass][side] = inside && RGX_TILE_APART ? luma[g] : 0;
+            // Alone: another region's halo pixel offers nothing.
+            if (alone != 0 && inside && labels[g] != alone)
+                halo[pass][side] = UNCLASSIFIED;
         }
     }
 
@@ -373,25 +385,32 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const int gx_column = x0 + r;
     // Labels by luma: rule all, or regions apart.
     const bool by_luma = rule_all || RGX_TILE_APART;
-    const uint regions = by_luma ? region_total : 1;
-    const uint first_seed = region_total > 0 ? seed_luma[0] : 0;
+    const uint regions = alone != 0 ? 1 : by_luma ? region_total : 1;
+    const uint first_seed = alone != 0 ? seed_luma[alone - 1] : region_total > 0 ? seed_luma[0] : 0;
 #if RGX_TILE_ROW_VECTORS
     if ((width & 7) == 0 && x0 + SIDE <= width) {
         const bool row_inside = y < height;
         const uint g0 = row_inside ? (uint)y * (uint)width + (uint)x0 : 0;
         uint stamp[SIDE];
         uint value[SIDE];
+        ushort label[SIDE];
 #pragma unroll
         for (int k = 0; k < SIDE / 4; ++k)
             vstore4(((volatile __global uint4*)(stamps + g0))[k], k, stamp);
 #pragma unroll
         for (int k = 0; k < SIDE / 8; ++k)
             vstore8(convert_uint8(vload8(k, luma + g0)), k, value);
+        if (alone != 0) {
+#pragma unroll
+            for (int k = 0; k < SIDE / 8; ++k)
+                vstore8(((volatile __global ushort8*)(labels + g0))[k], k, label);
+        }
 #pragma unroll
         for (int x = 0; x < SIDE; ++x) {
             scratch->old[r * ROW + x] = row_inside ? stamp[x] : UNCLASSIFIED;
-            scratch->region[r * ROW + x] =
-                (ushort)fixed_region(value[x], row_inside, mode, first_seed, seed_luma, regions, lower, upper);
+            const bool others = alone != 0 && stamp[x] != UNCLASSIFIED && label[x] != alone;
+            scratch->region[r * ROW + x] = (ushort)fixed_region(value[x], row_inside && !others, mode, first_seed,
+                                                                seed_luma, regions, lower, upper);
         }
     } else
 #endif
@@ -399,6 +418,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         for (int i0 = 0; i0 < SIDE; i0 += RGX_TILE_READ_AHEAD) {
             uint stamp[RGX_TILE_READ_AHEAD];
             uint value[RGX_TILE_READ_AHEAD];
+            bool others[RGX_TILE_READ_AHEAD]; // alone: another region's pixel
 #pragma unroll
             for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
                 const int gy = y0 + i0 + k;
@@ -406,14 +426,15 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                 const uint g = inside ? (uint)gy * (uint)width + (uint)gx_column : 0;
                 stamp[k] = inside ? stamps[g] : UNCLASSIFIED;
                 value[k] = inside ? luma[g] : 0;
+                others[k] = alone != 0 && inside && labels[g] != alone && labels[g] != 0;
             }
 #pragma unroll
             for (int k = 0; k < RGX_TILE_READ_AHEAD; ++k) {
                 const int i = i0 + k;
                 const bool inside = gx_column < width && y0 + i < height;
                 scratch->old[i * ROW + r] = stamp[k];
-                scratch->region[i * ROW + r] =
-                    (ushort)fixed_region(value[k], inside, mode, first_seed, seed_luma, regions, lower, upper);
+                scratch->region[i * ROW + r] = (ushort)fixed_region(value[k], inside && !others[k], mode, first_seed,
+                                                                    seed_luma, regions, lower, upper);
             }
         }
     }
@@ -449,7 +470,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     for (int x = 0; x < SIDE; ++x) {
         const uint stamp = scratch->old[r * ROW + x];
         const uint accepted = scratch->region[r * ROW + x] != 0 ? 1u : 0u;
-        seeds |= (stamp == 0 ? 1u : 0u) << x;
+        // (Every seed's own luma is accepted: only another region's, where
+        // one region grows alone, is not a source.)
+        seeds |= (stamp == 0 ? accepted : 0u) << x;
         mask |= (stamp != 0 ? accepted : 0u) << x;
         ones |= (stamp == 1 ? 1u : 0u) << x;
     }
@@ -611,7 +634,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         const int i = lowest_bit(rest);
         const uint g = (uint)(y0 + i) * (uint)width + (uint)gx_column;
         stamps[g] = scratch->stamp[i * ROW + r];
-        labels[g] = mode != RGX_MODE_RANGE || !by_luma ? 1 : scratch->region[i * ROW + r];
+        labels[g] = alone != 0                          ? alone
+                    : mode != RGX_MODE_RANGE || !by_luma ? 1
+                                                         : scratch->region[i * ROW + r];
         edges |= edges_of(r, i, connectivity);
     }
     if (edges != 0)

@@ -31,10 +31,11 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
-                      volatile __global uint* ring_rows,
+                      volatile __global uint* ring_rows, const uint alone,
                       __local TileScratch* scratch)
 {
     (void)ring_rows; // the ring step's
+    (void)alone;     // the bitmap step's
     const int lid = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);

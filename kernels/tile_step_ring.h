@@ -83,10 +83,42 @@ typedef struct {
     uint first;                        // the group's first tile of the round
     uint verdict;                      // of the grid barrier
     uint own_tag;                      // the tile's tag (ring_rows) as the visit found it
+    uint last_min;                     // the labels the tile's pixels took at the round's last level
+    uint last_max;
+    uint lone;                         // the one region left growing after the last round, 0 for none
 } TileScratch;
 
 // The work-item that reads the tile's own tag: its first row, second segment.
 #define OWN_TAG_READER (RING * SEGMENTS + 1)
+// The work-item that notes the labels of the round's last level (another warp's).
+#define LAST_LABELS_NOTER 32
+
+// The labels of a round's last level (counters[RGX_COUNTER_LAST_LABELS],
+// grow_counters.h). When they are one label, every other region has stopped
+// for good (a region's pixels join from its pixels of the level before), and
+// the run goes on as one region's: the bitmap step with `alone`, many levels
+// a round (tile_step_bits.h, TiledDriver.cpp).
+inline volatile __global uint* ring_last_labels(volatile __global uint* counters, uint round)
+{
+    return counters + RGX_COUNTER_LAST_LABELS + 2 * (round % 3);
+}
+
+// The one label of round `round`'s last level, 0 where it had none or several.
+inline uint ring_lone_region(volatile __global uint* counters, uint round)
+{
+    volatile __global uint* words = ring_last_labels(counters, round);
+    const uint low = words[0], high = words[1];
+    return low != 0 && 0x10000u - low == high ? high : 0;
+}
+
+// Round `round`'s slot, once every group has read what it held (that of
+// round - 3: read at the start of round - 2) and before the round writes it.
+inline void ring_clear_last_labels(volatile __global uint* counters, uint round)
+{
+    volatile __global uint* words = ring_last_labels(counters, round);
+    words[0] = 0;
+    words[1] = 0;
+}
 
 // Four stamps at once. On NVIDIA GPUs one vector load from L2
 // (`ld.global.cg`: like the volatile loads, it skips the L1 lines that
@@ -179,9 +211,10 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       volatile __global uint* next_list,
                       volatile __global uint* deferred_list,
                       volatile __global uint* counters,
-                      volatile __global uint* ring_rows,
+                      volatile __global uint* ring_rows, const uint alone,
                       __local TileScratch* scratch)
 {
+    (void)alone; // the bitmap step's
     const int lid = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);
@@ -287,6 +320,8 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         scratch->edges = 0;
         scratch->reached = 0;
         scratch->changed = 0;
+        scratch->last_min = 0xFFFFu;
+        scratch->last_max = 0;
     }
     // The copy and the front's rows are in place, the group's words reset.
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -425,6 +460,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     const uint keep_slot = again ? own_tag & 1u : (own_tag & 1u) ^ 1u;
     if (tile_bits != 0 && tile_row >= 0 && tile_row < SIDE && gy < height) {
         const uint written = (planes[0] | planes[1] | planes[2] | planes[3] | planes[4]) & tile_bits;
+        // What the last level reached (the next round's front): its labels are noted.
+        const uint next_front = level == front_level + RING ? last_joined : 0u;
+        uint last_min = 0xFFFFu, last_max = 0;
         for (uint left = written; left != 0; left &= left - 1u) {
             const uint b = 31u - clz(left & (0u - left));
             const int x = cx0 + shift + (int)b;
@@ -434,15 +472,23 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             for (int plane = 0; plane < 5; ++plane)
                 offset |= ((planes[plane] >> b) & 1u) << plane;
             const uint g = (uint)gy * (uint)width + (uint)x;
+            const uint k = regions > 0 ? scratch->region[((which[1] >> b) & 1u) << 1 | ((which[0] >> b) & 1u)]
+                                       : scratch->label[y * COPY + shift + (int)b];
             stamps[g] = front_level + offset;
-            labels[g] = regions > 0 ? scratch->region[((which[1] >> b) & 1u) << 1 | ((which[0] >> b) & 1u)]
-                                    : scratch->label[y * COPY + shift + (int)b];
+            labels[g] = (ushort)k;
+            if ((next_front >> b) & 1u) {
+                last_min = min(last_min, k);
+                last_max = max(last_max, k);
+            }
         }
         if (written != 0)
             atomic_or(&scratch->changed, 1u);
+        if (last_max != 0) {
+            atomic_min(&scratch->last_min, last_min);
+            atomic_max(&scratch->last_max, last_max);
+        }
         // The rows the tile keeps of itself: what is classified now, and
-        // what its last level reached (the next round's front).
-        const uint next_front = level == front_level + RING ? last_joined : 0u;
+        // what its last level reached.
         ring_rows[row_word + keep_slot] = ((known | written) & 0xFFFFu) | (next_front << 16);
         const ulong at = ((ulong)last_joined << shift) & tile_columns;
         if (level == last_level && last_level < cap && at != 0) {
@@ -464,6 +510,18 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                      tiles_y, tile_mark, next_list, counters);
     if (lid == 9 && scratch->reached != 0)
         queue_tile(tile, round + 1, tile_mark, next_list, counters);
+    // The tile's last labels, where they add to what other visits noted
+    // (the words only grow within a round), so that few visits meet on the
+    // two words; beside the queueing, by another warp.
+    if (lid == LAST_LABELS_NOTER && scratch->last_max != 0) {
+        volatile __global uint* words = ring_last_labels(counters, round);
+        const uint low = 0x10000u - scratch->last_min, high = scratch->last_max;
+        const uint2 seen = (uint2)(words[0], words[1]);
+        if (low > seen.x)
+            atomic_max(&words[0], low);
+        if (high > seen.y)
+            atomic_max(&words[1], high);
+    }
     // The tag says which slot holds the state after this round, and what
     // the other holds: bit 2, nothing (this was the tile's first visit);
     // bit 1, the state after round - 1 (its front is this round's).

@@ -430,6 +430,80 @@ TEST(TiledGrowing, RegionsSharingLumasGrowExactLevelsARoundFromACopyWithARing)
     }
 }
 
+// Whether a ring step's run went on as region `region`'s alone, by the
+// bitmap step (its launches' notes name the region's rounds).
+bool wentOnAlone(const GrowResult& result, uint32_t region)
+{
+    const std::string rounds = "region " + std::to_string(region) + "'s tile round";
+    return std::any_of(result.timings.begin(), result.timings.end(), [&](const TimingRecord& record) {
+        return record.kernel == "grow_tiles" && record.note.rfind(rounds, 0) == 0;
+    });
+}
+
+// A serpentine corridor (rows y = 2 mod 4, joined at alternate ends) and two
+// pockets of one pixel each in the wall rows between, a seed of luma 60
+// beside a pixel of the corridor's luma that nothing else reaches: one
+// pocket inside a tile, one across a tile border. The pockets' regions stop
+// at once, so after the first ring round the corridor's region grows alone,
+// by the bitmap step; the pixels beside the pockets must stay unclassified
+// (the pockets' ranges do not hold them, and their pixels, seeds and halo
+// are no sources for the corridor's region), and the corridor's levels run
+// on from the ring's last.
+TEST(TiledGrowing, ARegionLeftAloneGrowsOnByTheBitmapStepFromItsOwnPixels)
+{
+    LumaImage image = filled(128, 96, wallLuma);
+    for (int y = 2; y < 96; y += 4) {
+        for (int x = 2; x <= 125; ++x)
+            set(image, x, y, floorLuma);
+        const int end = (y / 4) % 2 == 0 ? 125 : 2;
+        for (int dy = 1; dy < 4 && y + 4 < 96; ++dy)
+            set(image, end, y + dy, floorLuma);
+    }
+    const Seed acrossBorder{31, 44}, insideTile{41, 40}, corridor{2, 2};
+    for (const Seed pocket : {acrossBorder, insideTile}) {
+        set(image, pocket.x, pocket.y, 60);
+        set(image, pocket.x + 1, pocket.y, floorLuma);
+    }
+    const GrowParams shared = rangeParams(4, 25); // [35, 85] and [75, 125]: ranges that share lumas
+    // The corridor's rounds hold a tile or two: left to the bitmap step whatever their size.
+    const test::ScopedEnvironment anyRound("RGX_TEST_RING_ALONE_FROM", "1");
+    for (const std::vector<Seed>& seeds :
+         {std::vector<Seed>{acrossBorder, corridor, insideTile}, std::vector<Seed>{corridor, insideTile, acrossBorder}}) {
+        const uint32_t alone = seeds[0].x == corridor.x ? 1u : 2u;
+        for (const int connectivity : {4, 8}) {
+            GrowParams grow = shared;
+            grow.connectivity = connectivity;
+            const GrowResult reference = growRegionsReference(image.luma, image.width, image.height, seeds, grow);
+            ASSERT_GT(reference.iterations, 2000u) << "the corridor should be long";
+            for (const Seed pocket : {acrossBorder, insideTile})
+                ASSERT_EQ(reference.labels[size_t(pocket.y) * 128 + size_t(pocket.x) + 1], 0)
+                    << "nothing should reach the pixel beside a pocket";
+            PipelineParams params;
+            params.grow = grow;
+            for (const char* stepLevels : {"", "3"}) {
+                // "3": steps stop after 3 levels and resume (every device takes the rows' vector reads).
+                const test::ScopedEnvironment limit("RGX_TEST_TILE_STEP_LEVELS", stepLevels);
+                const std::string what = "connectivity " + std::to_string(connectivity) + ", region " +
+                                         std::to_string(alone) + " alone, step levels '" + stepLevels + "'";
+                for (const DeviceInfo& info : listDevices()) {
+                    ComputeDevice device(info);
+                    const GrowResultPtr actual =
+                        runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+                    const ResultDiff diff = compareResults(*runReferencePipeline(image, seeds, params), *actual);
+                    EXPECT_EQ(diff.differingPixels, 0u)
+                        << what << " on " << info.name << ": first at (" << diff.firstDifferingPixel % 128 << ","
+                        << diff.firstDifferingPixel / 128 << ")";
+                    EXPECT_EQ(reference.iterations, actual->iterations) << what << " on " << info.name;
+                    EXPECT_TRUE(tookTheRingStep(*actual)) << what << " on " << info.name;
+                    EXPECT_TRUE(wentOnAlone(*actual, alone)) << what << " on " << info.name;
+                    // The ring's rounds stopped after the first: the pockets had stopped at level 0.
+                    EXPECT_LE(tileRounds(*actual), 1) << what << " on " << info.name;
+                }
+            }
+        }
+    }
+}
+
 // Devices whose work-groups cannot take the ring step go per pixel, in
 // windows of levels (RGX_TEST_NO_RING makes every device do so here).
 TEST(TiledGrowing, WrongLabelsHoldingEachOtherUpAcrossTilesStopAtTheWindow)

@@ -33,6 +33,9 @@ public:
     // Throws RunInterrupted. what: the plural of the step's name
     // ("iterations", "tile rounds").
     void check(uint32_t step, const std::string& what = "iterations") const;
+    // Time that is not the run's (a program's build on the way): the limit
+    // moves on by it.
+    void allow(std::chrono::steady_clock::duration time) { start_ += time; }
 
 private:
     const RunControl& control_;
@@ -49,7 +52,7 @@ struct Run {
     const DeviceInfo& info;
     cl::CommandQueue& queue;
     const uint32_t cap;
-    const Deadline deadline;
+    Deadline deadline;
     // The host's copy of the counters (kernels/grow_counters.h), as of the
     // last readCounters.
     std::vector<uint32_t> counters;

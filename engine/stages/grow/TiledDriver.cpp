@@ -10,7 +10,9 @@
 // stamps by the bitmap step, every seed a source, and its labels in a
 // second pass (labelLevels). Where the work-groups cannot all be resident
 // or stop meeting, it goes on with one round of tiles per launch, the
-// kernel boundary as the barrier.
+// kernel boundary as the barrier. A ring step's run whose last level holds
+// one region alone (the others have stopped) goes on as that region's flood
+// by the bitmap step, many levels a round (kernels/tile_step_bits.h).
 #include "Device.h"
 #include "Errors.h"
 #include "GrowDriver.h"
@@ -21,6 +23,8 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 
 namespace rgx::grow {
 namespace {
@@ -44,7 +48,14 @@ private:
     // could not run it fused (then `round` is where to go on).
     bool launchFused(Run& run, uint32_t& round, uint32_t upTo);
     void launchEach(Run& run, uint32_t round, uint32_t upTo);
+    // The tile kernel of `step`, its work-group and its fused grid.
+    void useStep(Run& run, TileStep step);
+    // After ring rounds up to `last`: where one region alone grew at its
+    // last level, the run goes on by the bitmap step from round last + 1.
+    bool goOnAlone(Run& run, uint32_t last);
 
+    TileStep step_ = TileStep::Bits;
+    std::string unit_ = "tile"; // of the launches' notes
     bool bits_ = false;
     bool labelsAfter_ = false; // the labels come from a second pass (labelLevels)
     size_t workGroup_ = 0;
@@ -57,6 +68,7 @@ private:
     uint32_t horizon_ = 0;
     int horizonArgument_ = 0;
     int seedsArgument_ = 0;
+    int aloneArgument_ = 0;
     uint32_t windowStart_ = 1;
     bool fused_ = true;
     bool stopped_ = false; // a stalled launch found nothing left to do
@@ -64,34 +76,13 @@ private:
 
 void TiledDriver::grow(Run& run)
 {
-    GrowState& state = run.state;
     const DeviceInfo& info = run.info;
-    TileStep step = tileStep(run.params, run.seedLuma, info);
     labelsAfter_ = labelsInSecondPass(run.params, run.seeds.size());
-    const BuiltProgram& built = tileKernels(state.device(), step, workGroup_);
-    bits_ = step == TileStep::Bits || step == TileStep::BitsApart;
-    run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
-    tiles_ = &state.kernel(built.program, "grow_tiles");
-    tileCount_ = size_t(state.tilesX()) * size_t(state.tilesY());
-    windowed_ = step == TileStep::Pixels;
+    tileCount_ = size_t(run.state.tilesX()) * size_t(run.state.tilesY());
+    useStep(run, tileStep(run.params, run.seedLuma, info));
+    windowed_ = step_ == TileStep::Pixels;
     horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
     setArguments(run);
-    // A group of the bitmap step is one warp's worth: more of them per
-    // compute unit of a GPU, as many as the largest rounds of a whole image
-    // need (a front of about twice the tile rows and columns): two fused
-    // grids' worth, four where the tile rows and columns together outnumber
-    // the fused grid. H100 (docs/PERFORMANCE.md): 528 groups beat 1056 by
-    // 3 to 4 % at 4096², 1056 beat 528 by 14 % at 8192². One compute unit
-    // (Oclgrind) keeps one group.
-    residentGroups_ = fusedGroupCount(info);
-    if (bits_ && info.type == "GPU" && info.computeUnits > 1)
-        residentGroups_ *= size_t(state.tilesX()) + size_t(state.tilesY()) > residentGroups_ ? 4 : 2;
-    // The ring step's rounds visit thousands of tiles: four groups of 256 per
-    // compute unit of a GPU, as many as the H100 keeps resident (six were
-    // not; 4096², 64 seeds: 18.6 ms against 24.5 ms with two, the step's
-    // first version, docs/PERFORMANCE.md).
-    if (step == TileStep::Ring && info.type == "GPU" && info.computeUnits > 1)
-        residentGroups_ *= 2;
 
     uint32_t round = 1; // the next round to run
     // A fused launch ends at the first round that queues nothing. On a GPU
@@ -106,9 +97,9 @@ void TiledDriver::grow(Run& run)
     // a window takes at most its levels + 2 rounds, a run without windows
     // its largest stamp + 2, a run of ring steps exactly ringLevels levels a
     // round. Past that, a kernel is broken; stop rather than loop.
-    const uint64_t roundLimit = windowed_                ? uint64_t(tileLevelWindow) + 3
-                                : step == TileStep::Ring ? uint64_t(run.cap) / ringLevels + 3
-                                                         : uint64_t(run.cap) + 3;
+    uint64_t roundLimit = windowed_                 ? uint64_t(tileLevelWindow) + 3
+                          : step_ == TileStep::Ring ? uint64_t(run.cap) / ringLevels + 3
+                                                    : uint64_t(run.cap) + 3;
     std::vector<uint32_t>& counters = run.counters;
     for (;;) {
         run.deadline.check(round - 1, "tile rounds");
@@ -129,6 +120,11 @@ void TiledDriver::grow(Run& run)
         const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
         const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
         run.progress(last, queued);
+        if (queued != 0 && step_ == TileStep::Ring && goOnAlone(run, last)) {
+            // Each round settles at least one more level, from the ring's last.
+            roundLimit = uint64_t(last) + uint64_t(run.cap) + 3;
+            batch = info.type == "GPU" ? firstTileBatchOnGpu : firstFusedBatch;
+        }
         if (queued == 0 && !nextWindow(run, last + 1)) {
             if (fused_ && round == 1 && !labelsAfter_)
                 run.summary = Run::Summary::Done;
@@ -143,6 +139,64 @@ void TiledDriver::grow(Run& run)
     if (labelsAfter_)
         labelLevels(run);
     run.result.finalSet = 0;
+}
+
+void TiledDriver::useStep(Run& run, TileStep step)
+{
+    GrowState& state = run.state;
+    const DeviceInfo& info = run.info;
+    // A program's build (seconds on a CPU runtime, the first time) is not
+    // the run's time. A ring step's run may go on by the bitmap step
+    // (goOnAlone): that program is had now, not built in the middle of the
+    // run (the explorer builds a run's programs ahead, by a small run of the
+    // same kind).
+    const auto building = std::chrono::steady_clock::now();
+    const BuiltProgram& built = tileKernels(state.device(), step, workGroup_);
+    if (step == TileStep::Ring) {
+        TileStep bits = TileStep::Bits;
+        size_t bitsGroup = 0;
+        tileKernels(state.device(), bits, bitsGroup);
+    }
+    run.deadline.allow(std::chrono::steady_clock::now() - building);
+    step_ = step;
+    bits_ = step == TileStep::Bits || step == TileStep::BitsApart;
+    run.result.kernels.insert(run.result.kernels.end(), built.kernels.begin(), built.kernels.end());
+    tiles_ = &state.kernel(built.program, "grow_tiles");
+    // A group of the bitmap step is one warp's worth: more of them per
+    // compute unit of a GPU, as many as the largest rounds of a whole image
+    // need (a front of about twice the tile rows and columns): two fused
+    // grids' worth, four where the tile rows and columns together outnumber
+    // the fused grid. H100 (docs/PERFORMANCE.md): 528 groups beat 1056 by
+    // 3 to 4 % at 4096², 1056 beat 528 by 14 % at 8192². One compute unit
+    // (Oclgrind) keeps one group.
+    residentGroups_ = fusedGroupCount(info);
+    if (bits_ && info.type == "GPU" && info.computeUnits > 1)
+        residentGroups_ *= size_t(state.tilesX()) + size_t(state.tilesY()) > residentGroups_ ? 4 : 2;
+    // The ring step's rounds visit thousands of tiles: four groups of 256 per
+    // compute unit of a GPU, as many as the H100 keeps resident (six were
+    // not; 4096², 64 seeds: 18.6 ms against 24.5 ms with two, the step's
+    // first version, docs/PERFORMANCE.md).
+    if (step == TileStep::Ring && info.type == "GPU" && info.computeUnits > 1)
+        residentGroups_ *= 2;
+}
+
+bool TiledDriver::goOnAlone(Run& run, uint32_t last)
+{
+    const uint32_t* words = &run.counters[RGX_COUNTER_LAST_LABELS + 2 * (last % 3)];
+    const uint32_t region = words[0] != 0 && 0x10000u - words[0] == words[1] ? words[1] : 0;
+    if (region == 0)
+        return false;
+    // The bitmap step with `alone` (kernels/tile_step_bits.h): its first
+    // visit of every tile grows from the ring's last level, whose pixels
+    // are the region's alone; the other steps' marks are not its own.
+    const uint64_t level = std::min<uint64_t>(uint64_t(last) * ringLevels, run.cap);
+    run.queue.enqueueFillBuffer(run.state.tileMark, cl_uint(level + 1), tileCount_ * 4, tileCount_ * 4, nullptr,
+                                run.timings.track("grow", "fill:resume_marks"));
+    useStep(run, TileStep::Bits);
+    setArguments(run);
+    tiles_->setArg(aloneArgument_, cl_uint(region));
+    unit_ = "region " + std::to_string(region) + "'s tile";
+    return true;
 }
 
 void TiledDriver::setArguments(Run& run)
@@ -175,6 +229,14 @@ void TiledDriver::setArguments(Run& run)
     tiles.setArg(a++, state.tileLists);
     tiles.setArg(a++, state.counters);
     tiles.setArg(a++, state.ringRows);
+    // The ring step leaves a run's one region left to the bitmap step where
+    // a round has more tiles than the launch has work-groups (a ring round
+    // of fewer is one visit a group, at the step's floor; H100,
+    // docs/PERFORMANCE.md); tests leave it at every round of n tiles or
+    // more: RGX_TEST_RING_ALONE_FROM=n.
+    const char* aloneFrom = std::getenv("RGX_TEST_RING_ALONE_FROM");
+    aloneArgument_ = a;
+    tiles.setArg(a++, cl_uint(step_ == TileStep::Ring && aloneFrom ? std::max(0, std::atoi(aloneFrom)) : 0));
 }
 
 // The window is done: the next starts with its deferred tiles as the list
@@ -221,7 +283,7 @@ bool TiledDriver::launchFused(Run& run, uint32_t& round, uint32_t upTo)
         run.summary = Run::Summary::Stale;
     }
     run.readCounters(notAnIteration);
-    switch (run.noteFusedRounds(record, round, "tile", residentGroups_)) {
+    switch (run.noteFusedRounds(record, round, unit_, residentGroups_)) {
     case RGX_VERDICT_NOT_RESIDENT:
         fused_ = false;
         return false;
@@ -247,7 +309,7 @@ void TiledDriver::launchEach(Run& run, uint32_t round, uint32_t upTo)
 {
     const DeviceInfo& info = run.info;
     const size_t groups = info.computeUnits > 1 ? std::min(groupsToFill(info), tileCount_) : 1;
-    run.launchEachRound(*tiles_, "grow_tiles", groups, workGroup_, round, upTo, "tile");
+    run.launchEachRound(*tiles_, "grow_tiles", groups, workGroup_, round, upTo, unit_);
 }
 
 } // namespace
