@@ -50,6 +50,11 @@
 #if RGX_TILE_RING
 #define RGX_SEED_REACH RGX_TILE_RING
 #endif
+// The ring step notes its last levels' labels and ends its launch where one
+// region is left (tile_step_ring.h; GrowPrograms.h, ringGoesOnAlone).
+#ifndef RGX_RING_ALONE
+#define RGX_RING_ALONE 0
+#endif
 
 #include "grid_barrier.h"
 #include "grow_common.h"
@@ -209,8 +214,9 @@ inline void defer_tile(const uint tile, const uint horizon, const uint tile_coun
 // rows of four words per tile for the ring step, unused by the others.
 // alone: for the bitmap step, the one region still growing after a ring
 // step's rounds, whose pixels alone it grows (tile_step_bits.h), or 0; for
-// the ring step, the least tile count of a round that ends the launch once
-// one region is left (0: more than the launch has work-groups).
+// the ring step built with RGX_RING_ALONE, the least tile count of a round
+// that ends the launch once one region is left (0: more than the launch has
+// work-groups).
 // No stamp exceeds horizon (see the top of this file).
 // The run's first launch (fused, from round 1) places its `seeds_to_place`
 // seeds first (seed_placement.h): the roll call is then the grid barrier
@@ -253,14 +259,14 @@ void grow_tiles(const uint first_round, const uint last_round,
         if (get_local_id(0) == 0) {
             scratch.queued = counters[RGX_COUNTER_TILES + round % 3];
             scratch.first = get_group_id(0) < tile_count ? list[get_group_id(0)] : 0;
-#if RGX_TILE_RING
+#if RGX_RING_ALONE
             scratch.lone = round > 1 ? ring_lone_region(counters, round - 1) : 0;
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint queued = scratch.queued;
         const uint first = scratch.first;
-#if RGX_TILE_RING
+#if RGX_RING_ALONE
         const uint lone = scratch.lone;
 #endif
         // Everyone has the count before the next round overwrites it.
@@ -272,13 +278,13 @@ void grow_tiles(const uint first_round, const uint last_round,
         // entries of its list that no round wrote).
         if (get_global_id(0) == 0) {
             counters[RGX_COUNTER_TILES + (round + 2) % 3] = 0;
-#if RGX_TILE_RING
+#if RGX_RING_ALONE
             ring_clear_last_labels(counters, round + 1);
 #endif
         }
         if (queued == 0)
             break;
-#if RGX_TILE_RING
+#if RGX_RING_ALONE
         // Every region but one has stopped, and the round has more tiles
         // than the launch has work-groups: the host goes on with the bitmap
         // step, more levels a round for less (TiledDriver.cpp). A round of

@@ -483,7 +483,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         }
         if (written != 0)
             atomic_or(&scratch->changed, 1u);
-        if (last_max != 0) {
+        if (RGX_RING_ALONE && last_max != 0) {
             atomic_min(&scratch->last_min, last_min);
             atomic_max(&scratch->last_max, last_max);
         }
@@ -513,7 +513,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // The tile's last labels, where they add to what other visits noted
     // (the words only grow within a round), so that few visits meet on the
     // two words; beside the queueing, by another warp.
-    if (lid == LAST_LABELS_NOTER && scratch->last_max != 0) {
+    if (RGX_RING_ALONE && lid == LAST_LABELS_NOTER && scratch->last_max != 0) {
         volatile __global uint* words = ring_last_labels(counters, round);
         const uint low = 0x10000u - scratch->last_min, high = scratch->last_max;
         const uint2 seen = (uint2)(words[0], words[1]);

@@ -90,7 +90,8 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
     if (step == grow::TileStep::BitsApart)
         options += " -DRGX_TILE_APART=1";
     if (step == grow::TileStep::Ring)
-        options += " -DRGX_TILE_RING=" + std::to_string(grow::ringLevels);
+        options += " -DRGX_TILE_RING=" + std::to_string(grow::ringLevels) +
+                   (grow::ringGoesOnAlone(device) ? " -DRGX_RING_ALONE=1" : "");
     const bool gpu = device.type == "GPU";
     const char* test = std::getenv("RGX_TEST_TILE_STEP_LEVELS");
     const int testLevels = test ? std::atoi(test) : 0;
@@ -225,6 +226,12 @@ TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLum
     if (ring)
         return TileStep::Ring;
     return rangesApart(params, seedLuma) ? TileStep::BitsApart : TileStep::Pixels;
+}
+
+bool ringGoesOnAlone(const DeviceInfo& info)
+{
+    const char* forced = std::getenv("RGX_TEST_RING_ALONE_FROM");
+    return info.type == "GPU" || (forced && std::atoi(forced) > 0);
 }
 
 bool rangesApart(const GrowParams& params, const std::vector<uint32_t>& seedLuma)

@@ -78,6 +78,14 @@ bool labelsInSecondPass(const GrowParams& params, size_t regions);
 // (rangesApart), else per pixel in windows of levels.
 enum class TileStep { Pixels, Bits, BitsApart, Ring };
 constexpr uint32_t ringLevels = 16;
+// Whether a ring step's run whose other regions have stopped goes on as the
+// one region's by the bitmap step (kernels/tile_step_bits.h, `alone`): on
+// GPUs, where it was measured, and wherever tests ask for it
+// (RGX_TEST_RING_ALONE_FROM=n: at every round of n tiles or more). On a CPU
+// runtime it would build the bitmap program beside the ring's for every such
+// run (PoCL: about 25 s more the first time, and the ring's noting code 7 to
+// 12 s more) for a gain nobody has measured there.
+bool ringGoesOnAlone(const DeviceInfo& info);
 // The step of a run whose seeds have the luma `seedLuma`.
 TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma, const DeviceInfo& info);
 

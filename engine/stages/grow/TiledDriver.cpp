@@ -54,6 +54,9 @@ private:
     // last level, the run goes on by the bitmap step from round last + 1.
     bool goOnAlone(Run& run, uint32_t last);
 
+    // Whether a ring step's run may go on alone (goOnAlone, ringGoesOnAlone).
+    bool aloneAllowed_ = false;
+    uint32_t aloneFrom_ = 0; // the ring's `alone` argument (grow_tiles.cl)
     TileStep step_ = TileStep::Bits;
     std::string unit_ = "tile"; // of the launches' notes
     bool bits_ = false;
@@ -79,6 +82,14 @@ void TiledDriver::grow(Run& run)
     const DeviceInfo& info = run.info;
     labelsAfter_ = labelsInSecondPass(run.params, run.seeds.size());
     tileCount_ = size_t(run.state.tilesX()) * size_t(run.state.tilesY());
+    // The ring step leaves a run's one region left to the bitmap step where
+    // a round has more tiles than the launch has work-groups (a ring round
+    // of fewer is one visit a group, at the step's floor; H100,
+    // docs/PERFORMANCE.md); tests leave it at every round of n tiles or
+    // more, on any device: RGX_TEST_RING_ALONE_FROM=n.
+    aloneAllowed_ = ringGoesOnAlone(info);
+    const char* aloneFrom = std::getenv("RGX_TEST_RING_ALONE_FROM");
+    aloneFrom_ = aloneFrom ? uint32_t(std::max(0, std::atoi(aloneFrom))) : 0;
     useStep(run, tileStep(run.params, run.seedLuma, info));
     windowed_ = step_ == TileStep::Pixels;
     horizon_ = windowed_ ? uint32_t(std::min<uint64_t>(run.cap, tileLevelWindow)) : run.cap;
@@ -120,7 +131,7 @@ void TiledDriver::grow(Run& run)
         const uint32_t last = counters[RGX_COUNTER_LAST_LAUNCHED];
         const uint32_t queued = counters[RGX_COUNTER_TILES + (last + 1) % 3];
         run.progress(last, queued);
-        if (queued != 0 && step_ == TileStep::Ring && goOnAlone(run, last)) {
+        if (queued != 0 && step_ == TileStep::Ring && aloneAllowed_ && goOnAlone(run, last)) {
             // Each round settles at least one more level, from the ring's last.
             roundLimit = uint64_t(last) + uint64_t(run.cap) + 3;
             batch = info.type == "GPU" ? firstTileBatchOnGpu : firstFusedBatch;
@@ -152,7 +163,7 @@ void TiledDriver::useStep(Run& run, TileStep step)
     // same kind).
     const auto building = std::chrono::steady_clock::now();
     const BuiltProgram& built = tileKernels(state.device(), step, workGroup_);
-    if (step == TileStep::Ring) {
+    if (step == TileStep::Ring && aloneAllowed_) {
         TileStep bits = TileStep::Bits;
         size_t bitsGroup = 0;
         tileKernels(state.device(), bits, bitsGroup);
@@ -229,14 +240,8 @@ void TiledDriver::setArguments(Run& run)
     tiles.setArg(a++, state.tileLists);
     tiles.setArg(a++, state.counters);
     tiles.setArg(a++, state.ringRows);
-    // The ring step leaves a run's one region left to the bitmap step where
-    // a round has more tiles than the launch has work-groups (a ring round
-    // of fewer is one visit a group, at the step's floor; H100,
-    // docs/PERFORMANCE.md); tests leave it at every round of n tiles or
-    // more: RGX_TEST_RING_ALONE_FROM=n.
-    const char* aloneFrom = std::getenv("RGX_TEST_RING_ALONE_FROM");
     aloneArgument_ = a;
-    tiles.setArg(a++, cl_uint(step_ == TileStep::Ring && aloneFrom ? std::max(0, std::atoi(aloneFrom)) : 0));
+    tiles.setArg(a++, cl_uint(step_ == TileStep::Ring ? aloneFrom_ : 0));
 }
 
 // The window is done: the next starts with its deferred tiles as the list
