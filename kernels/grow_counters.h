@@ -42,6 +42,8 @@
 // slot: the largest of 0x10000 - label (the smallest label) and the largest
 // label, 0 for none. One label alone: every other region has stopped.
 #define RGX_COUNTER_LAST_LABELS 27 // 6 words
+// The one label a slot's two words hold, 0 where they hold none or several.
+#define RGX_LONE_LABEL(low, high) ((low) != 0 && 0x10000u - (low) == (high) ? (high) : 0u)
 #define RGX_COUNTER_WORDS 33
 
 // A click's box maps of `bytes` (labels and stamps packed) are packed and

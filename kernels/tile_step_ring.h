@@ -108,7 +108,7 @@ inline uint ring_lone_region(volatile __global uint* counters, uint round)
 {
     volatile __global uint* words = ring_last_labels(counters, round);
     const uint low = words[0], high = words[1];
-    return low != 0 && 0x10000u - low == high ? high : 0;
+    return RGX_LONE_LABEL(low, high);
 }
 
 // Round `round`'s slot, once every group has read what it held (that of

@@ -194,7 +194,7 @@ void TiledDriver::useStep(Run& run, TileStep step)
 bool TiledDriver::goOnAlone(Run& run, uint32_t last)
 {
     const uint32_t* words = &run.counters[RGX_COUNTER_LAST_LABELS + 2 * (last % 3)];
-    const uint32_t region = words[0] != 0 && 0x10000u - words[0] == words[1] ? words[1] : 0;
+    const uint32_t region = RGX_LONE_LABEL(words[0], words[1]);
     if (region == 0)
         return false;
     // The bitmap step with `alone` (kernels/tile_step_bits.h): its first
