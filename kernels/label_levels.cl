@@ -261,3 +261,4 @@ __kernel void close_level(const uint region_total, __global uint* totals, __glob
 #include "seed_distances.h"
 #include "label_levels_fused.h"
 #include "label_ties.h"
+#include "settle_ties.h"

@@ -46,17 +46,19 @@ __kernel void sort_ties(__global const uint* ties, const uint tie_count, __globa
 
 // refs[i * TIE_REF_WORDS + d]: where tie order[i]'s neighbour d of the stamp
 // before finds its label (above); the last word its luma. starts[s]: the
-// first index of stamp s in order; level_counts[2 + s]: its ties.
+// first index of stamp s in order; level_counts[2 + s]: its ties; a level
+// of at most ring_limit ties is kept in the ring (TIE_RING for label_ties,
+// 0 for settle_ties, which has none).
 __kernel void tie_refs(__global const uint* order, const uint tie_count, __global const uint* starts,
                        __global const uint* level_counts, __global const uint* place, __global const uint* stamps,
                        __global const ushort* labels, __global const ushort* luma, const int width, const int height,
-                       const int slice_height, const int connectivity, __global uint* refs)
+                       const int slice_height, const int connectivity, const uint ring_limit, __global uint* refs)
 {
     for (uint i = get_global_id(0); i < tie_count; i += get_global_size(0)) {
         const uint t = order[i];
         const uint s = stamps[t];
         const voxel_t at = voxel_of(t, width, slice_height);
-        const bool ring = level_counts[2 + s - 1] <= TIE_RING;
+        const bool ring = level_counts[2 + s - 1] <= ring_limit;
         for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
             uint ref = 0;
             // The index before the in-use test, as in region_growing.cl.

@@ -1,10 +1,13 @@
 // The labels of a competitive run of several regions by ties
-// (kernels/label_ties.h, engine/stages/grow/LabelTies.cpp): seed_distances
-// labels every pixel with one seed alone nearest, and one work-group labels
-// the ties, the pixels equidistant from several seeds, level by level.
-// Every result is checked against the CPU reference on every device, and
-// each case says which label pass it must have taken, so that the ties'
-// pass, its fallback to every level, and a run without ties are all run.
+// (kernels/label_ties.h, kernels/settle_ties.h,
+// engine/stages/grow/LabelTies.cpp): seed_distances labels every pixel with
+// one seed alone nearest, and one work-group labels the ties, the pixels
+// equidistant from several seeds: by passes over every level at once for
+// up to 8 regions with a few ties a level, else level by level. Every
+// result is checked against the CPU reference on every device, and each
+// case says which label pass it must have taken, so that both ties'
+// passes, their fallback to every level, and a run without ties are all
+// run.
 #include "ResultChecks.h"
 #include "TestImages.h"
 #include "TestVolumes.h"
@@ -20,9 +23,11 @@ using namespace rgx;
 
 namespace {
 
-// Which label pass a run must take; Either: the ties alone or every level;
-// TiesOnCpus: the ties on a CPU runtime, every level on a GPU.
-enum class LabelPass { Ties, EveryLevel, None, Either, TiesOnCpus };
+// Which label pass a run must take. Settled: the ties by passes
+// (settle_ties); Ties: the ties level by level (label_ties); AnyTies: one
+// of those two; Either: the ties alone or every level; TiesOnCpus: the ties
+// level by level on a CPU runtime, every level on a GPU.
+enum class LabelPass { Settled, Ties, AnyTies, EveryLevel, None, Either, TiesOnCpus };
 
 // Few lumas: many ties whose means differ, or agree, by little.
 LumaImage fewLumas(int width, int height, uint32_t seed, int levels)
@@ -47,14 +52,20 @@ void expectLabelledBy(const LumaImage& image, const std::vector<Seed>& seeds, co
             pass != LabelPass::TiesOnCpus ? pass : info.type == "GPU" ? LabelPass::EveryLevel : LabelPass::Ties;
         test::expectEqual(*expected, *actual, where);
         EXPECT_EQ(test::commandCount(actual->timings, "seed_distances"), 1) << where;
-        const bool ties = test::commandCount(actual->timings, "label_ties") == 1;
+        const bool levelByLevel = test::commandCount(actual->timings, "label_ties") == 1;
+        const bool settled = test::commandCount(actual->timings, "settle_ties") == 1;
         const bool everyLevel = test::commandCount(actual->timings, "label_levels_fused") +
                                     test::commandCount(actual->timings, "label_level") >
                                 0;
+        EXPECT_LE(int(levelByLevel) + int(settled) + int(everyLevel), 1) << where;
         if (wanted == LabelPass::Either)
-            EXPECT_NE(ties, everyLevel) << where;
+            EXPECT_TRUE(levelByLevel || settled || everyLevel) << where;
+        else if (wanted == LabelPass::AnyTies)
+            EXPECT_TRUE(levelByLevel || settled) << where;
         else
-            EXPECT_TRUE(ties == (wanted == LabelPass::Ties) && everyLevel == (wanted == LabelPass::EveryLevel)) << where;
+            EXPECT_TRUE(settled == (wanted == LabelPass::Settled) && levelByLevel == (wanted == LabelPass::Ties) &&
+                        everyLevel == (wanted == LabelPass::EveryLevel))
+                << where;
     }
 }
 
@@ -67,9 +78,9 @@ TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
     GrowParams competitive;
     competitive.connectivity = 4;
     const LumaImage noise = test::randomImage(160, 120, test::PixelKind::Grey8, 31);
-    expectLabelledBy(noise, {{40, 60}, {120, 60}}, competitive, LabelPass::Ties, "two seeds 80 apart");
+    expectLabelledBy(noise, {{40, 60}, {120, 60}}, competitive, LabelPass::Settled, "two seeds 80 apart");
     expectLabelledBy(noise, {{40, 60}, {121, 60}}, competitive, LabelPass::None, "two seeds 81 apart");
-    expectLabelledBy(noise, {{10, 10}, {150, 110}, {80, 20}, {30, 100}, {81, 61}}, competitive, LabelPass::Ties,
+    expectLabelledBy(noise, {{10, 10}, {150, 110}, {80, 20}, {30, 100}, {81, 61}}, competitive, LabelPass::Settled,
                      "five seeds");
     // Ties whose regions' means are close: a few lumas only, 8 and 16 bits.
     for (uint32_t seed = 40; seed < 44; ++seed) {
@@ -81,9 +92,12 @@ TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
             PipelineParams params;
             params.grow = competitive;
             ComputeDevice device(listDevices().front());
-            const bool ties = test::commandCount(
-                runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"))->timings, "label_ties");
-            expectLabelledBy(image, seeds, competitive, ties ? LabelPass::Ties : LabelPass::None,
+            const GrowResultPtr first = runDevicePipeline(device, image, seeds, params, parseVariant("fusion=tiles"));
+            const bool ties = test::commandCount(first->timings, "label_ties") +
+                                  test::commandCount(first->timings, "settle_ties") >
+                              0;
+            const LabelPass pass = !ties ? LabelPass::None : count <= 8 ? LabelPass::Settled : LabelPass::Ties;
+            expectLabelledBy(image, seeds, competitive, pass,
                              std::to_string(count) + " seeds on image " + std::to_string(seed));
         }
     }
@@ -99,6 +113,28 @@ TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
     expectLabelledBy(fewLumas(160, 120, 51, 4), grid, capped, LabelPass::Ties, "a grid of 48 seeds, a cap of 12");
 }
 
+// settle_ties gives each of its 256 work-items a run of levels: two seeds
+// across a tall image tie on a line of 1200 levels, runs of several levels
+// each, whose ties take their neighbours' labels from their own run as well
+// as from the run before. Few lumas, so that labels hang on the ties
+// counted before them; a cap stops it half-way.
+TEST(LabelTies, TiesOnManyLevelsSettleByPasses)
+{
+    GrowParams competitive;
+    competitive.connectivity = 4;
+    for (uint32_t seed = 90; seed < 93; ++seed) {
+        const LumaImage image = fewLumas(48, 1300, seed, 2 + int(seed % 3));
+        expectLabelledBy(image, {{4, 650}, {40, 650}}, competitive, LabelPass::Settled,
+                         "two seeds across a tall image " + std::to_string(seed));
+        expectLabelledBy(image, {{4, 20}, {40, 20}, {22, 1290}}, competitive, LabelPass::Settled,
+                         "three seeds across a tall image " + std::to_string(seed));
+    }
+    GrowParams capped = competitive;
+    capped.maxIterations = 400;
+    expectLabelledBy(fewLumas(48, 1300, 95, 3), {{4, 650}, {40, 650}}, capped, LabelPass::Settled,
+                     "two seeds across a tall image, a cap of 400");
+}
+
 // Two 4-connected seeds on a diagonal (|dx| = |dy|) tie on two whole
 // quadrants; more ties than the list holds (65536 here) go level by level
 // as before. 8-connected seeds in a row tie on wedges, which one
@@ -111,8 +147,8 @@ TEST(LabelTies, TooManyTiesForTheListGoLevelByLevel)
                      "two seeds on a diagonal: 80 000 ties");
     competitive.connectivity = 8;
     expectLabelledBy(fewLumas(200, 200, 61, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::Ties,
-                     "two seeds in a row, 8-connected: wedges of ties");
-    expectLabelledBy(fewLumas(120, 120, 62, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::Ties,
+                     "two seeds in a row, 8-connected: wedges of ties, more than 64 a level");
+    expectLabelledBy(fewLumas(120, 120, 62, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::AnyTies,
                      "two seeds on a diagonal, 8-connected");
 }
 

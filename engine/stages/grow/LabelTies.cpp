@@ -1,10 +1,11 @@
 // The second pass of a competitive run of several regions whose stamps
 // seed_distances found (DistanceDriver.cpp): it labelled every pixel with
 // one seed alone nearest and listed the ties, the pixels equidistant from
-// several seeds; here the ties are labelled level by level in one
-// work-group (kernels/label_ties.h). The host waits once, for the ties per
-// stamp; where they are too many for one work-group, labelLevels labels
-// every level as before.
+// several seeds; here the ties are labelled in one work-group: by passes
+// over every level at once for a few regions with a few ties a level
+// (kernels/settle_ties.h), else level by level (kernels/label_ties.h). The
+// host waits once, for the ties per stamp; where they are too many for one
+// work-group, labelLevels labels every level as before.
 #include "Device.h"
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
@@ -14,6 +15,7 @@
 #include "stages/TimingLog.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace rgx::grow {
@@ -27,6 +29,12 @@ constexpr int notAnIteration = -1;
 // takes them (a guess at where the one group falls behind, not measured;
 // a 512^3 volume's grid of 64 seeds ties on 12 500 voxels a level).
 constexpr uint64_t tiesPerLevel = 4 * groupSize;
+// settle_ties takes up to SETTLE_REGIONS regions (kernels/settle_ties.h),
+// and levels of a few ties: a work-item decides a level's ties one after
+// the other.
+constexpr size_t settleRegions = 8;
+constexpr cl_uint settleLevelTies = 64;
+constexpr cl_uint tieRing = 2048; // TIE_RING, kernels/label_ties.h
 
 size_t refWords(const GrowState& state) { return state.sliceHeight() != state.height() ? 27 : 9; }
 
@@ -87,14 +95,16 @@ void labelTies(Run& run, const TieLimits& limits)
     std::vector<uint32_t>& tieLevels = run.tieLevels;
     starts.assign(levels, 0);
     tieLevels.clear();
-    cl_uint next = 0;
+    cl_uint next = 0, mostInALevel = 0;
     for (cl_uint s = 0; s < levels; ++s) {
         const cl_uint here = counts[2 + s];
         starts[s] = next;
         if (here != 0)
             tieLevels.insert(tieLevels.end(), {s, next, here});
         next += here;
+        mostInALevel = std::max(mostInALevel, here);
     }
+    const bool settle = limits.regions <= settleRegions && mostInALevel <= settleLevelTies;
     cl::Buffer& startBuffer = state.tieBuffer(Tie::Starts, size_t(levels) * 4);
     cl::Buffer& cursor = state.tieBuffer(Tie::Cursor, size_t(levels) * 4);
     cl::Buffer& levelBuffer = state.tieBuffer(Tie::Levels, tieLevels.size() * 4);
@@ -108,7 +118,8 @@ void labelTies(Run& run, const TieLimits& limits)
     cl::Buffer& order = state.tieBuffer(Tie::Order, size_t(tieTotal) * 4);
     cl::Buffer& place = state.levelInfo();
     cl::Buffer& refs = state.tieBuffer(Tie::Refs, size_t(tieTotal) * refWords(state) * 4);
-    cl::Buffer& tieLabels = state.tieBuffer(Tie::Labels, size_t(tieTotal) * 2);
+    // settle_ties keeps two passes' labels.
+    cl::Buffer& tieLabels = state.tieBuffer(Tie::Labels, size_t(tieTotal) * (settle ? 4 : 2));
     const size_t tieItems = std::min(stage::roundUp(tieTotal, groupSize), labelPassGroups(run.info) * groupSize);
 
     cl::Kernel& sort = state.kernel(built.program, "sort_ties");
@@ -136,6 +147,7 @@ void labelTies(Run& run, const TieLimits& limits)
     where.setArg(a++, cl_int(state.height()));
     where.setArg(a++, cl_int(state.sliceHeight()));
     where.setArg(a++, cl_int(run.params.connectivity));
+    where.setArg(a++, settle ? cl_uint(0) : tieRing);
     where.setArg(a++, refs);
     queue.enqueueNDRangeKernel(where, cl::NullRange, cl::NDRange(tieItems), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "tie_refs", notAnIteration));
@@ -152,7 +164,9 @@ void labelTies(Run& run, const TieLimits& limits)
                                cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "scan_unique", notAnIteration));
 
-    cl::Kernel& label = state.kernel(built.program, "label_ties");
+    const std::string what = std::to_string(tieTotal) + " pixels equidistant from several seeds, on " +
+                             std::to_string(tieLevels.size() / 3) + " levels, in one work-group";
+    cl::Kernel& label = state.kernel(built.program, settle ? "settle_ties" : "label_ties");
     a = 0;
     label.setArg(a++, cl_uint(tieLevels.size() / 3));
     label.setArg(a++, levelBuffer);
@@ -160,13 +174,15 @@ void labelTies(Run& run, const TieLimits& limits)
     label.setArg(a++, refs);
     label.setArg(a++, unique);
     label.setArg(a++, cl_uint(limits.regions));
+    if (settle)
+        label.setArg(a++, tieTotal);
     label.setArg(a++, state.labels[0]);
     label.setArg(a++, tieLabels);
     queue.enqueueNDRangeKernel(label, cl::NullRange, cl::NDRange(groupSize), cl::NDRange(groupSize), nullptr,
-                               run.timings.track("grow", "label_ties", notAnIteration));
+                               run.timings.track("grow", settle ? "settle_ties" : "label_ties", notAnIteration));
     run.timings.coverIterations(run.timings.size() - 1, -1,
-                                std::to_string(tieTotal) + " pixels equidistant from several seeds, on " +
-                                    std::to_string(tieLevels.size() / 3) + " levels, in one work-group");
+                                what + (settle ? ", every level at once until a pass changes nothing"
+                                               : ", level by level"));
 }
 
 } // namespace rgx::grow
