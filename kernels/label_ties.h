@@ -29,6 +29,7 @@
 #define TIE_RING 2048
 #define TIE_REF_RING 0x80000000u
 #define TIE_REF_GLOBAL 0x40000000u
+#define TIE_REF_BIG 0x20000000u // settle_ties.h
 #define TIE_REF_WORDS (RGX_NEIGHBOURS + 1) // the neighbours, then the luma
 
 // order[cursor[s]++] = t and place[t] = its index there for every tie t of
@@ -48,17 +49,22 @@ __kernel void sort_ties(__global const uint* ties, const uint tie_count, __globa
 // before finds its label (above); the last word its luma. starts[s]: the
 // first index of stamp s in order; level_counts[2 + s]: its ties; a level
 // of at most ring_limit ties is kept in the ring (TIE_RING for label_ties,
-// 0 for settle_ties, which has none).
+// 0 for settle_ties, which has none), and a neighbour in a level of more
+// than big_limit ties is marked TIE_REF_BIG (settle_ties.h; label_ties
+// none).
 __kernel void tie_refs(__global const uint* order, const uint tie_count, __global const uint* starts,
                        __global const uint* level_counts, __global const uint* place, __global const uint* stamps,
                        __global const ushort* labels, __global const ushort* luma, const int width, const int height,
-                       const int slice_height, const int connectivity, const uint ring_limit, __global uint* refs)
+                       const int slice_height, const int connectivity, const uint ring_limit, const uint big_limit,
+                       __global uint* refs)
 {
     for (uint i = get_global_id(0); i < tie_count; i += get_global_size(0)) {
         const uint t = order[i];
         const uint s = stamps[t];
         const voxel_t at = voxel_of(t, width, slice_height);
-        const bool ring = level_counts[2 + s - 1] <= ring_limit;
+        const uint neighbour_ties = level_counts[2 + s - 1];
+        const bool ring = neighbour_ties <= ring_limit;
+        const uint big = neighbour_ties > big_limit ? TIE_REF_BIG : 0;
         for (int d = 0; d < RGX_NEIGHBOURS; ++d) {
             uint ref = 0;
             // The index before the in-use test, as in region_growing.cl.
@@ -68,7 +74,7 @@ __kernel void tie_refs(__global const uint* order, const uint tie_count, __globa
                 const uint label = labels[q];
                 ref = label != TIE_LABEL ? label
                       : ring             ? TIE_REF_RING | (place[q] - starts[s - 1])
-                                         : TIE_REF_GLOBAL | place[q];
+                                         : TIE_REF_GLOBAL | big | place[q];
             }
             refs[i * TIE_REF_WORDS + d] = ref;
         }

@@ -253,7 +253,11 @@ public:
     // ties listed and sorted, where their neighbours' labels are, their
     // labels, the stamps' starts (twice: one copy is consumed) and the
     // levels with ties.
-    enum class TieBuffer { Counts, Unique, List, Order, Refs, Labels, Starts, Cursor, Levels, Count };
+    enum class TieBuffer {
+        Counts, Unique, List, Order, Refs, Labels, Starts, Cursor, Levels,
+        BigIndex, BigLevels, BigPrefix, BigTotals, // settle_ties' levels of many ties
+        Count
+    };
     cl::Buffer& tieBuffer(TieBuffer which, size_t bytes)
     {
         cl::Buffer& buffer = tieBuffers_[size_t(which)];

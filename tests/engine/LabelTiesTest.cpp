@@ -16,6 +16,8 @@
 #include "reference/RegionGrowingReference.h"
 
 #include <gtest/gtest.h>
+#include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,24 @@ LumaImage fewLumas(int width, int height, uint32_t seed, int levels)
     LumaImage image = test::randomImage(width, height, test::PixelKind::Grey8, seed);
     for (uint16_t& value : image.luma)
         value = uint16_t(value * levels / 256 * (255 / std::max(levels - 1, 1)));
+    return image;
+}
+
+// One luma everywhere but on the ties between two seeds (equidistant from
+// both, 4-connected), which scatter about it: both means start equal, and
+// each tie's label hangs on where the ties before it went.
+LumaImage flatButTheTies(int width, int height, Seed a, Seed b, uint32_t seed)
+{
+    LumaImage image;
+    image.width = width;
+    image.height = height;
+    image.bitDepth = 16;
+    image.luma.assign(size_t(width) * size_t(height), 1000);
+    std::mt19937 rng(seed);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            if (std::abs(x - a.x) + std::abs(y - a.y) == std::abs(x - b.x) + std::abs(y - b.y))
+                image.luma[size_t(y) * size_t(width) + size_t(x)] = uint16_t(900 + rng() % 201);
     return image;
 }
 
@@ -116,18 +136,28 @@ TEST(LabelTies, TiesBetweenSeedsAreLabelledLevelByLevelInOneWorkGroup)
 // settle_ties gives each of its 256 work-items a run of levels: two seeds
 // across a tall image tie on a line of 1200 levels, runs of several levels
 // each, whose ties take their neighbours' labels from their own run as well
-// as from the run before. Few lumas, so that labels hang on the ties
-// counted before them; a cap stops it half-way.
+// as from the run before. Seeds apart in x and y as well tie on a diagonal
+// too, all of one level, which the whole group decides (more than 16 ties).
+// Few lumas, so that labels hang on the ties counted before them; a cap
+// stops it half-way.
 TEST(LabelTies, TiesOnManyLevelsSettleByPasses)
 {
     GrowParams competitive;
     competitive.connectivity = 4;
     for (uint32_t seed = 90; seed < 93; ++seed) {
         const LumaImage image = fewLumas(48, 1300, seed, 2 + int(seed % 3));
+        const std::string which = " " + std::to_string(seed);
         expectLabelledBy(image, {{4, 650}, {40, 650}}, competitive, LabelPass::Settled,
-                         "two seeds across a tall image " + std::to_string(seed));
+                         "two seeds across a tall image" + which);
         expectLabelledBy(image, {{4, 20}, {40, 20}, {22, 1290}}, competitive, LabelPass::Settled,
-                         "three seeds across a tall image " + std::to_string(seed));
+                         "three seeds across a tall image" + which);
+        expectLabelledBy(image, {{2, 640}, {46, 660}}, competitive, LabelPass::Settled,
+                         "two seeds apart in x and y: a diagonal of 21 ties on one level, 641 levels" + which);
+        expectLabelledBy(image, {{2, 100}, {46, 124}, {3, 700}, {45, 730}}, competitive, LabelPass::Settled,
+                         "four seeds apart in x and y: diagonals of ties, 572 levels" + which);
+        const Seed a{2, 640}, b{46, 660};
+        expectLabelledBy(flatButTheTies(48, 1300, a, b, seed), {a, b}, competitive, LabelPass::Settled,
+                         "two seeds on a flat image, their ties scattered about its luma" + which);
     }
     GrowParams capped = competitive;
     capped.maxIterations = 400;
@@ -146,8 +176,10 @@ TEST(LabelTies, TooManyTiesForTheListGoLevelByLevel)
     expectLabelledBy(fewLumas(600, 600, 60, 5), {{100, 100}, {200, 200}}, competitive, LabelPass::EveryLevel,
                      "two seeds on a diagonal: 80 000 ties");
     competitive.connectivity = 8;
-    expectLabelledBy(fewLumas(200, 200, 61, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::Ties,
-                     "two seeds in a row, 8-connected: wedges of ties, more than 64 a level");
+    expectLabelledBy(fewLumas(200, 200, 61, 5), {{50, 100}, {150, 100}}, competitive, LabelPass::Settled,
+                     "two seeds in a row, 8-connected: wedges of ties, levels of many ties by the group");
+    expectLabelledBy(fewLumas(400, 400, 63, 5), {{100, 200}, {300, 200}}, competitive, LabelPass::Ties,
+                     "two seeds in a row, 8-connected: more than 64 levels of many ties, level by level");
     expectLabelledBy(fewLumas(120, 120, 62, 5), {{20, 30}, {90, 100}}, competitive, LabelPass::AnyTies,
                      "two seeds on a diagonal, 8-connected");
 }

@@ -29,12 +29,16 @@ constexpr int notAnIteration = -1;
 // takes them (a guess at where the one group falls behind, not measured;
 // a 512^3 volume's grid of 64 seeds ties on 12 500 voxels a level).
 constexpr uint64_t tiesPerLevel = 4 * groupSize;
-// settle_ties takes up to SETTLE_REGIONS regions (kernels/settle_ties.h),
-// and levels of a few ties: a work-item decides a level's ties one after
-// the other.
+// settle_ties (kernels/settle_ties.h) takes up to SETTLE_REGIONS regions.
+// A work-item decides the ties of a level in its run one after the other,
+// up to bigLimit of them; the whole group decides a level of more, a few
+// barriers each, so that at most settleBigLevels of those go to settle_ties
+// (8-connected seeds tie on wedges, more ties each level).
 constexpr size_t settleRegions = 8;
-constexpr cl_uint settleLevelTies = 64;
-constexpr cl_uint tieRing = 2048; // TIE_RING, kernels/label_ties.h
+constexpr cl_uint bigLimit = 16;
+constexpr size_t settleBigLevels = 64;
+constexpr size_t settleTotalWords = settleRegions * 3; // a region's count and 64-bit sum
+constexpr cl_uint tieRing = 2048;                      // TIE_RING, kernels/label_ties.h
 
 size_t refWords(const GrowState& state) { return state.sliceHeight() != state.height() ? 27 : 9; }
 
@@ -95,16 +99,24 @@ void labelTies(Run& run, const TieLimits& limits)
     std::vector<uint32_t>& tieLevels = run.tieLevels;
     starts.assign(levels, 0);
     tieLevels.clear();
-    cl_uint next = 0, mostInALevel = 0;
+    // settle_ties' levels of many ties: each tie level's place among them.
+    std::vector<uint32_t>& bigIndex = run.tieBigIndex;
+    std::vector<uint32_t>& bigLevels = run.tieBigLevels;
+    bigIndex.clear();
+    bigLevels.clear();
+    cl_uint next = 0;
     for (cl_uint s = 0; s < levels; ++s) {
         const cl_uint here = counts[2 + s];
         starts[s] = next;
-        if (here != 0)
+        if (here != 0) {
+            bigIndex.push_back(here > bigLimit ? uint32_t(bigLevels.size()) : ~0u);
+            if (here > bigLimit)
+                bigLevels.push_back(uint32_t(tieLevels.size() / 3));
             tieLevels.insert(tieLevels.end(), {s, next, here});
+        }
         next += here;
-        mostInALevel = std::max(mostInALevel, here);
     }
-    const bool settle = limits.regions <= settleRegions && mostInALevel <= settleLevelTies;
+    const bool settle = limits.regions <= settleRegions && bigLevels.size() <= settleBigLevels;
     cl::Buffer& startBuffer = state.tieBuffer(Tie::Starts, size_t(levels) * 4);
     cl::Buffer& cursor = state.tieBuffer(Tie::Cursor, size_t(levels) * 4);
     cl::Buffer& levelBuffer = state.tieBuffer(Tie::Levels, tieLevels.size() * 4);
@@ -148,6 +160,7 @@ void labelTies(Run& run, const TieLimits& limits)
     where.setArg(a++, cl_int(state.sliceHeight()));
     where.setArg(a++, cl_int(run.params.connectivity));
     where.setArg(a++, settle ? cl_uint(0) : tieRing);
+    where.setArg(a++, settle ? bigLimit : ~cl_uint(0));
     where.setArg(a++, refs);
     queue.enqueueNDRangeKernel(where, cl::NullRange, cl::NDRange(tieItems), cl::NDRange(groupSize), nullptr,
                                run.timings.track("grow", "tie_refs", notAnIteration));
@@ -174,8 +187,23 @@ void labelTies(Run& run, const TieLimits& limits)
     label.setArg(a++, refs);
     label.setArg(a++, unique);
     label.setArg(a++, cl_uint(limits.regions));
-    if (settle)
+    if (settle) {
+        cl::Buffer& indexBuffer = state.tieBuffer(Tie::BigIndex, bigIndex.size() * 4);
+        cl::Buffer& bigBuffer = state.tieBuffer(Tie::BigLevels, std::max<size_t>(bigLevels.size(), 1) * 4);
+        const size_t totalBytes = std::max<size_t>(bigLevels.size(), 1) * settleTotalWords * 4;
+        queue.enqueueWriteBuffer(indexBuffer, CL_FALSE, 0, bigIndex.size() * 4, bigIndex.data(), nullptr,
+                                 run.timings.track("grow", "write:tie_big_index"));
+        if (!bigLevels.empty())
+            queue.enqueueWriteBuffer(bigBuffer, CL_FALSE, 0, bigLevels.size() * 4, bigLevels.data(), nullptr,
+                                     run.timings.track("grow", "write:tie_big_levels"));
         label.setArg(a++, tieTotal);
+        label.setArg(a++, bigLimit);
+        label.setArg(a++, indexBuffer);
+        label.setArg(a++, cl_uint(bigLevels.size()));
+        label.setArg(a++, bigBuffer);
+        label.setArg(a++, state.tieBuffer(Tie::BigPrefix, totalBytes));
+        label.setArg(a++, state.tieBuffer(Tie::BigTotals, totalBytes));
+    }
     label.setArg(a++, state.labels[0]);
     label.setArg(a++, tieLabels);
     queue.enqueueNDRangeKernel(label, cl::NullRange, cl::NDRange(groupSize), cl::NDRange(groupSize), nullptr,

@@ -63,8 +63,9 @@ struct Run {
     // Seeds that the tile driver's first launch places (placeSeeds left them).
     uint32_t seedsToPlace = 0;
     std::vector<uint32_t> totals, deltas;
-    // ... and labelTies' stamps' starts and levels with ties.
-    std::vector<uint32_t> tieStarts, tieLevels;
+    // ... and labelTies' stamps' starts and levels with ties, and
+    // settle_ties' places of its levels of many ties.
+    std::vector<uint32_t> tieStarts, tieLevels, tieBigIndex, tieBigLevels;
     // Whether a driver enqueued the summary already: it may be the run's
     // result (Done) or too early (Stale: summarize redoes it).
     enum class Summary { None, Stale, Done } summary = Summary::None;
