@@ -72,11 +72,12 @@ done
 
 # Competitive: seed_distances labels the pixels with one seed alone
 # nearest, and one work-group the ties between seeds, over the whole image:
-# four seeds in a row, 80 pixels apart, by passes (settle_ties.h: lines of
-# ties, two pixels a level), five scattered seeds level by level
-# (label_ties.h: more than 64 ties on some levels). Clean and equal to the
-# reference.
-for case in "40,150;120,150;200,150;280,150:settle_ties" "31,31;64,40;90,20;200,150;290,250:label_ties"; do
+# five scattered seeds by passes (settle_ties.h: lines of ties, and
+# diagonals of one level that the whole group decides), nine level by level
+# (label_ties.h: more regions than settle_ties takes). Clean and equal to
+# the reference.
+for case in "31,31;64,40;90,20;200,150;290,250:settle_ties" \
+            "31,31;64,40;90,20;200,150;290,250;20,200;150,30;300,60;250,280:label_ties"; do
     IFS=: read -r seeds kernel <<<"$case"
     log=$(oclgrind --data-races "$cli" segment --image "$coins" --seeds "$seeds" \
           --device oclgrind --variant fusion=tiles --verify --timings "${TMPDIR:-/tmp}/rgx-oclgrind-ties.csv" 2>&1)
