@@ -14,7 +14,14 @@ cmake --build --preset asan --target rgx_engine_tests rgx_gui_monkey_tests
 export ASAN_OPTIONS="detect_leaks=1:verify_asan_link_order=0:use_sigaltstack=0:suppressions=$PWD/tests/sanitizers/asan.supp"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-export RGX_CACHE_DIR=$PWD/build-asan/kernel-cache
+# The kernels' binaries of the README's test run where it left them (the
+# same sources, options and devices: loaded, not built again; PoCL builds a
+# program in 20 to 60 s on two cores), else a cache of its own.
+if [[ -d build/kernel-cache ]]; then
+    export RGX_CACHE_DIR=$PWD/build/kernel-cache
+else
+    export RGX_CACHE_DIR=$PWD/build-asan/kernel-cache
+fi
 # Left out under the sanitizers: the volume equivalence cases (every
 # variant on every device: the host code the 2D equivalence cases run here
 # already, about 100 s more on two cores), the residency lab (its time is
