@@ -103,8 +103,10 @@ void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& 
     if (bytes == nullptr || bytes->size() != pixelCount() || twoBytes) {
         queue.enqueueWriteBuffer(luma, CL_FALSE, 0, pixelCount() * 2, values.data(), nullptr,
                                  timings.track("upload", "write:luma"));
+        lumaLimit_ = 0xFFFF;
         return;
     }
+    lumaLimit_ = 0xFF;
     // A buffer of the bytes for this upload alone: released here, freed by
     // the driver once widen_luma has run.
     const cl::Buffer narrow(device_.context(), CL_MEM_READ_ONLY, std::max<size_t>(pixelCount(), 4));
@@ -123,6 +125,7 @@ void GrowState::writeLuma(cl::CommandQueue& queue, const std::vector<uint16_t>& 
 void GrowState::setLumaWindow(const std::vector<uint16_t>& imageLuma, int imageWidth, int x0, int y0,
                               TimingLog& timings)
 {
+    lumaLimit_ = 0xFFFF;
     ensure(luma, pixelCount() * 2);
     const std::array<size_t, 3> origin{0, 0, 0};
     const std::array<size_t, 3> hostOrigin{size_t(x0) * 2, size_t(y0), 0};

@@ -121,6 +121,9 @@ public:
     // (DeviceSession, after a first run in a window): through its own queue,
     // returning when it is done. Throws cl::Error.
     void uploadLuma(const std::vector<uint16_t>& luma, const std::vector<uint8_t>* bytes, const std::string& key);
+    // The largest luma the device's may hold: 255 where it was sent a byte
+    // each (every luma fits), else 65535.
+    uint32_t lumaLimit() const { return lumaLimit_; }
 
     // What the start of a run resets (start_run in kernels/grow_session.cl):
     // the pixels the previous run touched (everywhere the first time, or
@@ -342,6 +345,7 @@ private:
     HostMemory hostMemory_;
     bool pinInBackground_; // a GPU: pinned blocks are made on other threads
     std::string lumaKey_;
+    uint32_t lumaLimit_ = 0xFFFF;
     size_t regionCapacity_ = 0;
     PixelBox dirty_;
     bool failed_ = true;       // fresh buffers: reset everything

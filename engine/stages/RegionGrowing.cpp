@@ -154,7 +154,8 @@ RegionGrowing::RegionGrowing(ComputeDevice& device, int width, int height, std::
             grow::tileKernels(device, step, workGroup);
         }
     }
-    if (distances_ || (tiles_ && grow::labelsInSecondPass(params_, seeds_.size())))
+    if (distances_ || (tiles_ && (grow::labelsInSecondPass(params_, seeds_.size()) ||
+                                  grow::rangeMayTakeEveryLuma(params_, seeds_.size()))))
         grow::labelLevelKernels(device, depth > 1);
     if (!tiles_) {
         grow::LevelGeometry geometry;
@@ -183,6 +184,9 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
             // The queue is broken too: nothing of it runs any more.
         }
     };
+    // A range that holds every luma the state's image can have: as
+    // competitive, every pixel joins at its distance from the seed.
+    const bool distances = distances_ || (tiles && grow::rangeTakesEveryLuma(params, seedLuma, state.lumaLimit()));
     try {
         const GrowState::RunStart start = state.prepareRun(variant, tiles, seeds.size());
         // Bricks place the seed as the levels do; 2D tiles place their own.
@@ -191,10 +195,10 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
         // The distances reach every pixel.
         const bool bricks = tiles && depth_ > 1;
         PixelBox touched;
-        if (!tiles || distances_)
+        if (!tiles || distances)
             touched = state.whole();
         grow::startRun(run, start, touched);
-        grow::placeSeeds(run, tiles && !bricks && !distances_, seedLuma);
+        grow::placeSeeds(run, tiles && !bricks && !distances, seedLuma);
         if (variant.fusion == Fusion::Tiles && !tiles && depth_ > 1) {
             run.addNote("fusion=tiles: bricks grow one region in mode range or competitive, or several "
                         "in mode competitive under rule adjacent, without an iteration cap; with " +
@@ -206,7 +210,7 @@ GrowRun RegionGrowing::run(GrowState& state, const std::vector<uint32_t>& seedLu
                         " regions a decision depends on the means of the previous iteration, so the "
                         "run went level by level with a grid barrier between levels");
         }
-        grow::pickDriver(variant, tiles, depth_ > 1, distances_)->grow(run);
+        grow::pickDriver(variant, tiles, depth_ > 1, distances)->grow(run);
         grow::summarize(run);
         state.finishRun(run.result.box);
     } catch (const cl::Error& error) {

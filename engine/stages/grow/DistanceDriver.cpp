@@ -6,7 +6,9 @@
 // every pixel that has one seed alone nearest; the ties between seeds
 // follow level by level (labelTies, LabelTies.cpp; docs/VARIANTS.md,
 // "Competitive runs of many regions"). The seeds are placed before, as
-// the level drivers do.
+// the level drivers do. One region in mode range whose range holds every
+// luma of the image grows the same way (rangeTakesEveryLuma): every pixel
+// joins.
 #include "Device.h"
 #include "GrowDriver.h"
 #include "GrowPrograms.h"
@@ -103,6 +105,18 @@ bool stampsByDistance(const GrowParams& params, size_t regions)
 {
     return (regions == 1 && params.mode == Mode::Competitive) ||
            (labelsInSecondPass(params, regions) && regions <= labelLevelLocalRegions);
+}
+
+bool rangeTakesEveryLuma(const GrowParams& params, const std::vector<uint32_t>& seedLuma, uint32_t lumaLimit)
+{
+    return seedLuma.size() == 1 && params.mode == Mode::Range && seedLuma[0] <= params.lower &&
+           uint64_t(seedLuma[0]) + params.upper >= lumaLimit;
+}
+
+bool rangeMayTakeEveryLuma(const GrowParams& params, size_t regions)
+{
+    // The smallest image's limit, 255: lower + upper covers it at least.
+    return regions == 1 && params.mode == Mode::Range && uint64_t(params.lower) + params.upper >= 0xFF;
 }
 
 } // namespace rgx::grow

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace rgx::grow {
 
@@ -48,6 +49,12 @@ std::unique_ptr<GrowDriver> makeDistanceDriver();
 // competitive run of several regions under rule adjacent (its stamps are
 // the distances from the nearest seed), up to labelLevelLocalRegions seeds.
 bool stampsByDistance(const GrowParams& params, size_t regions);
+// One region in mode range whose range holds every luma the image can have
+// (`lumaLimit`: 255 for an 8-bit image): every pixel joins, as in mode
+// competitive, so seed_distances finds its stamps. `mayTake`: the same
+// without the seed's luma or the image (whether to build its program).
+bool rangeTakesEveryLuma(const GrowParams& params, const std::vector<uint32_t>& seedLuma, uint32_t lumaLimit);
+bool rangeMayTakeEveryLuma(const GrowParams& params, size_t regions);
 struct Run;
 // After the tiles, bricks or distances found a competitive run's stamps
 // (every seed a source): its labels, level by level over the voxels of
