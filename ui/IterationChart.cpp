@@ -83,7 +83,7 @@ QString stampsAtOnce() { return QStringLiteral("stamps at once, as distances fro
 QString whyNoIterations(const RunEntry& run)
 {
     bool anyIterations = false, tileRounds = false, bricks = false, distances = false, labelsFused = false,
-         ties = false;
+         ties = false, settled = false;
     for (const TimingRecord& record : run.result->timings) {
         anyIterations = anyIterations || record.iteration > 0;
         tileRounds = tileRounds || record.note.rfind("tile round", 0) == 0;
@@ -91,6 +91,7 @@ QString whyNoIterations(const RunEntry& run)
         distances = distances || record.kernel == "seed_distances";
         labelsFused = labelsFused || record.kernel == "label_levels_fused";
         ties = ties || record.kernel == "label_ties";
+        settled = settled || record.kernel == "settle_ties";
     }
     if (anyIterations)
         return {};
@@ -99,13 +100,16 @@ QString whyNoIterations(const RunEntry& run)
     // grid barriers (launches), or, in mode competitive, computes every
     // pixel's stamp at once as its distance from the nearest seed; a
     // competitive run of several regions then labels its ties between
-    // seeds level by level in one work-group, or every level in one launch.
+    // seeds level by level in one work-group, or by passes over every level
+    // at once (a few regions), or every level in one launch.
     QString why = tileRounds  ? QStringLiteral("levels ran inside tiles")
                   : bricks    ? QStringLiteral("levels ran inside bricks")
                   : distances ? stampsAtOnce()
                               : QStringLiteral("the device enqueued its iterations");
     if (ties)
         why += QStringLiteral(", then the ties by level in one work-group");
+    else if (settled)
+        why += QStringLiteral(", then the ties by passes over every level in one work-group");
     else if (labelsFused)
         why += QStringLiteral(", then the labels level by level in one launch");
     return why;

@@ -197,6 +197,10 @@ void TimelinePlotTest::thePerIterationChartSaysWhyARunHasNoBars()
     drawPerIteration(&plot, {run(8, distances)});
     QCOMPARE(title(), QStringLiteral("No per-iteration times: stamps at once, as distances from the seeds, then the "
                                      "ties by level in one work-group (see the timeline)"));
+    distances[3].kernel = "settle_ties"; // a few regions: every level at once, pass after pass
+    drawPerIteration(&plot, {run(9, distances)});
+    QCOMPARE(title(), QStringLiteral("No per-iteration times: stamps at once, as distances from the seeds, then the "
+                                     "ties by passes over every level in one work-group (see the timeline)"));
     auto bricks = someRun(); // a volume in bricks: no round notes
     bricks[2].kernel = "grow_bricks";
     drawPerIteration(&plot, {run(6, bricks)});
