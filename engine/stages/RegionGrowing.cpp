@@ -110,12 +110,12 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
         // The ties' label pass (grow/LabelTies.cpp, tieLimits): totals per
         // stamp and region (12 bytes, at most one for 16 pixels or 2^18),
         // up to one tie in 32 pixels of an image, or 65536, listed, sorted,
-        // with its labels and 9 words of neighbours (46 bytes; a volume's
-        // one in `volumeTieSlot` with 27 words, 118 bytes), and the stamps'
-        // starts and counts.
-        const uint64_t volumeTies = volumeTieSlot > 0 ? pixelCount * 118 / volumeTieSlot : 0;
+        // with its labels twice (settle_ties keeps two passes') and 9 words
+        // of neighbours (48 bytes; a volume's one in `volumeTieSlot` with 27
+        // words, 120 bytes), and the stamps' starts and counts.
+        const uint64_t volumeTies = volumeTieSlot > 0 ? pixelCount * 120 / volumeTieSlot : 0;
         bytes += std::max<uint64_t>(uint64_t(12) << 18, pixelCount * 12 / 16) +
-                 std::max({uint64_t(118) << 16, pixelCount * 46 / 32, volumeTies}) + (1 << 20);
+                 std::max({uint64_t(120) << 16, pixelCount * 48 / 32, volumeTies}) + (1 << 20);
     }
     // Per region of the buffers' capacity: seed pixel and luma (8), two sets
     // of three rotating (count, sum) slots (72), the summary's (count, sum) (12).

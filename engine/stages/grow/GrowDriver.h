@@ -51,8 +51,8 @@ std::unique_ptr<GrowDriver> makeDistanceDriver();
 bool stampsByDistance(const GrowParams& params, size_t regions);
 // One region in mode range whose range holds every luma the image can have
 // (`lumaLimit`: 255 for an 8-bit image): every pixel joins, as in mode
-// competitive, so seed_distances finds its stamps. `mayTake`: the same
-// without the seed's luma or the image (whether to build its program).
+// competitive, so seed_distances finds its stamps. rangeMayTakeEveryLuma:
+// whether the parameters alone allow it (then its program is built ahead).
 bool rangeTakesEveryLuma(const GrowParams& params, const std::vector<uint32_t>& seedLuma, uint32_t lumaLimit);
 bool rangeMayTakeEveryLuma(const GrowParams& params, size_t regions);
 struct Run;
