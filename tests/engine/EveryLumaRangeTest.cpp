@@ -8,6 +8,7 @@
 // grows by the tiles as before.
 #include "ResultChecks.h"
 #include "TestImages.h"
+#include "TestParams.h"
 #include "TestVolumes.h"
 #include "Device.h"
 #include "Pipeline.h"
@@ -36,16 +37,6 @@ void expectGrownBy(const LumaImage& image, const Seed& seed, const GrowParams& g
     }
 }
 
-GrowParams range(int connectivity, uint32_t lower, uint32_t upper)
-{
-    GrowParams params;
-    params.mode = Mode::Range;
-    params.connectivity = connectivity;
-    params.lower = lower;
-    params.upper = upper;
-    return params;
-}
-
 } // namespace
 
 TEST(EveryLumaRange, AnEightBitImageAtItsWholeRangeGrowsByTheSeedsDistances)
@@ -56,27 +47,27 @@ TEST(EveryLumaRange, AnEightBitImageAtItsWholeRangeGrowsByTheSeedsDistances)
     const uint32_t s = image.luma[size_t(seed.y) * size_t(image.width) + size_t(seed.x)];
     for (const int connectivity : {4, 8}) {
         const std::string at = ", connectivity " + std::to_string(connectivity);
-        expectGrownBy(image, seed, range(connectivity, 255, 255), true, "+-255" + at);
-        expectGrownBy(image, seed, range(connectivity, s, 255 - s), true, "exactly 0 to 255" + at);
-        expectGrownBy(image, seed, range(connectivity, s, 254 - s), false, "0 to 254" + at);
-        GrowParams capped = range(connectivity, 255, 255);
+        expectGrownBy(image, seed, test::rangeParams(255, 255, connectivity), true, "+-255" + at);
+        expectGrownBy(image, seed, test::rangeParams(s, 255 - s, connectivity), true, "exactly 0 to 255" + at);
+        expectGrownBy(image, seed, test::rangeParams(s, 254 - s, connectivity), false, "0 to 254" + at);
+        GrowParams capped = test::rangeParams(255, 255, connectivity);
         capped.maxIterations = 50;
         expectGrownBy(image, seed, capped, true, "+-255, a cap of 50" + at);
     }
     // The same lumas sent two bytes each: the device's may reach 65535.
     LumaImage wide = image;
     wide.lumaBytes.clear();
-    expectGrownBy(wide, seed, range(4, 255, 255), false, "+-255, two bytes a luma");
+    expectGrownBy(wide, seed, test::rangeParams(255, 255, 4), false, "+-255, two bytes a luma");
 }
 
 TEST(EveryLumaRange, SixteenBitImagesAndVolumesAtTheirWholeRange)
 {
     const LumaImage deep = test::randomImage(120, 90, test::PixelKind::Grey16, 72);
-    expectGrownBy(deep, {60, 45}, range(4, 65535, 65535), true, "16-bit, +-65535");
-    expectGrownBy(deep, {60, 45}, range(4, 255, 255), false, "16-bit, +-255");
+    expectGrownBy(deep, {60, 45}, test::rangeParams(65535, 65535, 4), true, "16-bit, +-65535");
+    expectGrownBy(deep, {60, 45}, test::rangeParams(255, 255, 4), false, "16-bit, +-255");
     LumaImage volume = test::randomVolume(24, 20, 16, false, 73);
     keepLumaBytes(volume);
     for (const int connectivity : {6, 26})
-        expectGrownBy(volume, {5, 6, 7}, range(connectivity, 255, 255), true,
+        expectGrownBy(volume, {5, 6, 7}, test::rangeParams(255, 255, connectivity), true,
                       "8-bit volume, +-255, connectivity " + std::to_string(connectivity));
 }

@@ -1,5 +1,6 @@
 // The CPU reference against SPEC.md's consequences and hand-checked cases.
 #include "TestImages.h"
+#include "TestParams.h"
 #include "Errors.h"
 #include "reference/RegionGrowingReference.h"
 
@@ -39,16 +40,6 @@ std::vector<uint8_t> stackFill(const LumaImage& image, Seed seed, uint32_t lower
     return filled;
 }
 
-GrowParams rangeParams(uint32_t lower, uint32_t upper, int connectivity)
-{
-    GrowParams params;
-    params.mode = Mode::Range;
-    params.lower = lower;
-    params.upper = upper;
-    params.connectivity = connectivity;
-    return params;
-}
-
 } // namespace
 
 TEST(Reference, RangeModeWithOneSeedEqualsFloodFill)
@@ -61,7 +52,7 @@ TEST(Reference, RangeModeWithOneSeedEqualsFloodFill)
         const uint32_t range = kind == test::PixelKind::Grey8 ? 20 : 5000;
         const int connectivity = caseSeed % 3 ? 4 : 8;
         const GrowResult result = growRegionsReference(image.luma, width, height, {seed},
-                                                       rangeParams(range, range / 2, connectivity));
+                                                       test::rangeParams(range, range / 2, connectivity));
         const std::vector<uint8_t> expected = stackFill(image, seed, range, range / 2, connectivity);
         for (size_t p = 0; p < expected.size(); ++p)
             ASSERT_EQ(expected[p], result.labels[p])

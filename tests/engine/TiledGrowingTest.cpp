@@ -4,6 +4,7 @@
 // than the one inside, seeds on tile edges and corners, many regions
 // meeting. Every result equals the CPU reference bit for bit.
 #include "TestImages.h"
+#include "TestParams.h"
 #include "ScopedEnvironment.h"
 #include "Device.h"
 #include "bench/BenchInputs.h"
@@ -108,12 +109,7 @@ LumaImage detour()
 
 GrowParams rangeParams(int connectivity, uint32_t range = 10)
 {
-    GrowParams params;
-    params.mode = Mode::Range;
-    params.lower = range;
-    params.upper = range;
-    params.connectivity = connectivity;
-    return params;
+    return test::rangeParams(range, range, connectivity);
 }
 
 void expectTilesEqualTheReference(const LumaImage& image, const std::vector<Seed>& seeds, const GrowParams& grow,
