@@ -44,7 +44,24 @@
 #define RGX_COUNTER_LAST_LABELS 27 // 6 words
 // The one label a slot's two words hold, 0 where they hold none or several.
 #define RGX_LONE_LABEL(low, high) ((low) != 0 && 0x10000u - (low) == (high) ? (high) : 0u)
-#define RGX_COUNTER_WORDS 33
+// Where a tile round's time goes (kernels/tile_profile.h, a bench hook):
+// 64-bit words, cycles of each phase and counts, RGX_PROFILE_*.
+#define RGX_COUNTER_PROFILE 34     // 2 * RGX_PROFILE_WORDS words
+#define RGX_PROFILE_READ 0         // a visit: its reads, to the barrier after them
+#define RGX_PROFILE_SETUP 1        // its masks, fronts and halo entries
+#define RGX_PROFILE_LEVELS 2       // its levels
+#define RGX_PROFILE_WRITE 3        // its writes, to the barrier after them
+#define RGX_PROFILE_QUEUE 4        // its queueing, to the visit's end
+#define RGX_PROFILE_ROUND 5        // a round's start: its count and first tile
+#define RGX_PROFILE_BARRIER 6      // the grid barrier after a round (waits included)
+#define RGX_PROFILE_VISITS 7       // count: visits
+#define RGX_PROFILE_STEPS 8        // count: levels the visits ran
+#define RGX_PROFILE_ROUNDS 9       // count: rounds a group ran
+#define RGX_PROFILE_HALO 10        // the bitmap step's read: its halo's loads issued
+#define RGX_PROFILE_ROWS 11        // its rows' loads, to their use
+#define RGX_PROFILE_HALO_USE 12    // its halo's loads, to their use
+#define RGX_PROFILE_WORDS 13
+#define RGX_COUNTER_WORDS (RGX_COUNTER_PROFILE + 2 * RGX_PROFILE_WORDS)
 
 // A click's box maps of `bytes` (labels and stamps packed) are packed and
 // read in slabs of rows, each read while the next is packed

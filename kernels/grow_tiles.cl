@@ -57,8 +57,10 @@
 #endif
 
 #include "grid_barrier.h"
+#include "l2_loads.h"
 #include "grow_common.h"
 #include "seed_placement.h"
+#include "tile_profile.h"
 
 #ifndef RGX_TILE_SIDE
 #define RGX_TILE_SIDE 32
@@ -251,6 +253,7 @@ void grow_tiles(const uint first_round, const uint last_round,
     if (fused && !grid_roll_call(counters + RGX_COUNTER_GRID, &scratch.verdict))
         return;
     uint passed = 0;
+    PROFILE_BEGIN();
     for (uint round = first_round; round <= last_round; ++round) {
         // The count is complete: the last grid barrier or launch ended its writers.
         volatile __global uint* list = tile_lists + (round % 2) * tile_count;
@@ -293,15 +296,19 @@ void grow_tiles(const uint first_round, const uint last_round,
             break;
 #endif
         volatile __global uint* next_list = tile_lists + ((round + 1) % 2) * tile_count;
+        PROFILE_MARK(counters, RGX_PROFILE_ROUND);
         for (uint t = get_group_id(0); t < queued; t += get_num_groups(0)) {
             const uint tile = t == get_group_id(0) ? first : list[t];
             grow_tile(tile, round, width, height, tiles_x, tiles_y, luma, labels, stamps,
                       seed_luma, region_total, lower, upper, mode, rule_all, connectivity, cap, horizon,
                       tile_mark, next_list, tile_lists + 2 * tile_count, counters, ring_rows, alone, &scratch);
         }
+        PROFILE_RESTART();
         if (fused && !grid_barrier(counters + RGX_COUNTER_GRID, &passed, &scratch.verdict, round,
                                    &counters[RGX_COUNTER_LAST_LAUNCHED]))
             return;
+        PROFILE_MARK(counters, RGX_PROFILE_BARRIER);
+        PROFILE_COUNT(counters, RGX_PROFILE_ROUNDS, 1);
         // A maximum: a group late to this store must not undo a stall's record.
         if (get_global_id(0) == 0)
             atomic_max(&counters[RGX_COUNTER_LAST_LAUNCHED], round);

@@ -341,8 +341,9 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // at plus 1 (RGX_TILE_STEP_LEVELS), 0 for none.
     (void)horizon;
     (void)deferred_list;
+    PROFILE_BEGIN();
     volatile __global uint* resume_mark = tile_mark + tiles_x * tiles_y + tile;
-    const uint resume = *resume_mark;
+    const uint resume = l2_load(resume_mark);
     const int r = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);
@@ -353,9 +354,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // The halo first, into registers: its reads are in flight with the
     // tile's. Entry i + 1 of each side is position i, entries 0 and SIDE + 1
     // the corners' sides (work-items 0 and 1 take two entries). Where the
-    // regions grow apart, the halo's lumas too (their regions).
+    // regions grow apart, the halo's lumas too (their regions); where one
+    // region grows alone, the halo's labels. (All are used after the tile's
+    // reads: a use in this loop would wait for each load before the next.)
     uint halo[2][4];
     uint halo_value[2][4];
+    uint halo_label[2][4];
 #pragma unroll
     for (int pass = 0; pass < 2; ++pass) {
         const int i = r + pass * SIDE, along = i - 1;
@@ -366,13 +370,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             const bool inside = i < SIDE + 2 && at[side].x >= 0 && at[side].y >= 0 && at[side].x < width &&
                                 at[side].y < height;
             const uint g = inside ? (uint)at[side].y * (uint)width + (uint)at[side].x : 0;
-            halo[pass][side] = inside ? stamps[g] : UNCLASSIFIED;
+            halo[pass][side] = inside ? l2_load(stamps + g) : UNCLASSIFIED;
             halo_value[pass][side] = inside && RGX_TILE_APART ? luma[g] : 0;
-            // Alone: another region's halo pixel offers nothing.
-            if (alone != 0 && inside && labels[g] != alone)
-                halo[pass][side] = UNCLASSIFIED;
+            halo_label[pass][side] = alone != 0 && inside ? l2_load_ushort(labels + g) : alone;
         }
     }
+    PROFILE_MARK(counters, RGX_PROFILE_HALO);
 
     // The tile's stamps and regions. With RGX_TILE_ROW_VECTORS (GPUs), where
     // the image's width keeps a tile's rows aligned to 16 bytes, work-item r
@@ -396,14 +399,14 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         ushort label[SIDE];
 #pragma unroll
         for (int k = 0; k < SIDE / 4; ++k)
-            vstore4(((volatile __global uint4*)(stamps + g0))[k], k, stamp);
+            vstore4(l2_load4(stamps + g0 + 4 * k), k, stamp);
 #pragma unroll
         for (int k = 0; k < SIDE / 8; ++k)
             vstore8(convert_uint8(vload8(k, luma + g0)), k, value);
         if (alone != 0) {
 #pragma unroll
             for (int k = 0; k < SIDE / 8; ++k)
-                vstore8(((volatile __global ushort8*)(labels + g0))[k], k, label);
+                vstore8(l2_load_ushort8(labels + g0 + 8 * k), k, label);
         }
 #pragma unroll
         for (int x = 0; x < SIDE; ++x) {
@@ -438,11 +441,15 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             }
         }
     }
+    PROFILE_MARK(counters, RGX_PROFILE_ROWS);
 #pragma unroll
     for (int pass = 0; pass < 2; ++pass)
         if (r + pass * SIDE < SIDE + 2)
 #pragma unroll
             for (int side = 0; side < 4; ++side) {
+                // Alone: another region's halo pixel offers nothing.
+                if (halo_label[pass][side] != alone)
+                    halo[pass][side] = UNCLASSIFIED;
                 scratch->halo[side][r + pass * SIDE] = halo[pass][side];
 #if RGX_TILE_APART
                 scratch->halo_region[side][r + pass * SIDE] =
@@ -450,6 +457,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                                          seed_luma, regions, lower, upper);
 #endif
             }
+    PROFILE_MARK(counters, RGX_PROFILE_HALO_USE);
     rows_init(&scratch->rows, r);
     if (r == 0) {
         scratch->edges = 0;
@@ -459,6 +467,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // work-item's reads of the tile are done before any writes a pixel that
     // another read (row r is read by work-item r, column c written by c).
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_READ);
     uint call = 0; // of tile_rows.h
 
     // Row r: its seeds, its mask (inside the image, not a seed, and a luma
@@ -500,6 +509,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 
     const bool column_inside = gx_column < width;
     uint stop_level = UNCLASSIFIED; // the least level a pass stopped at (the step's limit)
+    PROFILE_MARK(counters, RGX_PROFILE_SETUP);
 #if !RGX_TILE_APART && RGX_TILE_SWEEPS
     // A 4-connected tile whose pixels are all open takes its sweeps (whole
     // 4096^2 photographs at +-255 on the H100: see docs/PERFORMANCE.md).
@@ -604,10 +614,12 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
 #if !RGX_TILE_APART
         levels_write(&pass.levels, &scratch->stamp[r * ROW]);
 #endif
+        PROFILE_COUNT(counters, RGX_PROFILE_STEPS, pass.steps);
     }
     const bool stopped = stop_level != UNCLASSIFIED;
     // Every row's stamps are in place before the columns are read.
     barrier(CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_LEVELS);
 
     // Write what changed, a row at a time (work-item r: column r); a
     // changed edge pixel queues the tile beyond that edge. Only this group
@@ -645,6 +657,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         atomic_or(&scratch->changed, 1u);
     // Every change is written and its edges noted.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_WRITE);
     queue_neighbours(r, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
                      tiles_y, tile_mark, next_list, counters);
     // Stopped at the step's limit: the next round goes on from `level`
@@ -658,6 +671,8 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     }
     // The scratch words are read before the next tile resets them.
     barrier(CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_QUEUE);
+    PROFILE_COUNT(counters, RGX_PROFILE_VISITS, 1);
 }
 
 #endif

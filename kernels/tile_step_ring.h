@@ -57,9 +57,6 @@
 // Regions a copy's front may hold for the levels to go by bit operations,
 // a front per region (more go candidate by candidate).
 #define RING_REGIONS 4
-#ifndef RGX_RING_PTX
-#define RGX_RING_PTX 0
-#endif
 
 // Local memory of one work-group.
 typedef struct {
@@ -118,36 +115,6 @@ inline void ring_clear_last_labels(volatile __global uint* counters, uint round)
     volatile __global uint* words = ring_last_labels(counters, round);
     words[0] = 0;
     words[1] = 0;
-}
-
-// Four stamps at once. On NVIDIA GPUs one vector load from L2
-// (`ld.global.cg`: like the volatile loads, it skips the L1 lines that
-// GPU-NOTES.md found stale after a grid barrier; unlike them, the four
-// loads of a work-item are in flight together); elsewhere four volatile loads.
-inline uint4 ring_stamps4(volatile __global uint* p)
-{
-#if RGX_RING_PTX
-    uint4 v;
-    __asm__ __volatile__("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                         : "l"(p)
-                         : "memory");
-    return v;
-#else
-    return (uint4)(p[0], p[1], p[2], p[3]);
-#endif
-}
-
-// The two slots of one half-row of ring_rows, read as ring_stamps4 reads.
-inline uint2 ring_words2(volatile __global uint* p)
-{
-#if RGX_RING_PTX
-    uint2 v;
-    __asm__ __volatile__("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p) : "memory");
-    return v;
-#else
-    return (uint2)(p[0], p[1]);
-#endif
 }
 
 // Row y of buffer `b` of front `f` as one word, bit x for column x; 0 outside.
@@ -215,6 +182,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                       __local TileScratch* scratch)
 {
     (void)alone; // the bitmap step's
+    PROFILE_BEGIN();
     const int lid = (int)get_local_id(0);
     const int tile_x = (int)(tile % tiles_x);
     const int tile_y = (int)(tile / tiles_x);
@@ -248,7 +216,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     uint2 words = (uint2)(0, 0);
     if (round > 1 && in_tiles) {
         tag = tags[row_tile];
-        words = ring_words2(ring_rows + row_word);
+        words = l2_load2(ring_rows + row_word);
     }
     if (lid == OWN_TAG_READER)
         scratch->own_tag = tag;
@@ -260,7 +228,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
             ushort lumas[4] = {0, 0, 0, 0};
             if (x >= 0 && x + 3 < width && g % 4 == 0) {
                 if (round == 1)
-                    vstore4(ring_stamps4(stamps + g), 0, read);
+                    vstore4(l2_load4(stamps + g), 0, read);
                 vstore4(vload4(0, luma + g), 0, lumas);
             } else {
                 // The image's edge (or a width that is not a multiple of 4): one at a time.
@@ -325,6 +293,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     }
     // The copy and the front's rows are in place, the group's words reset.
     barrier(CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_READ);
     // The front's labels: 32 work-items gather 8 work-items' bounds each,
     // so that few atomics meet on the two words.
     if (lid < RGX_WG_SIZE / 8) {
@@ -390,6 +359,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
                 within[i] |= 1u << b;
     }
 
+    PROFILE_MARK(counters, RGX_PROFILE_SETUP);
     uint level = front_level; // the front's
     int buffer = 0;
     // The level at which each of my pixels joined, as five bit planes:
@@ -443,6 +413,8 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
         barrier(CLK_LOCAL_MEM_FENCE);
         buffer ^= 1;
     }
+    PROFILE_MARK(counters, RGX_PROFILE_LEVELS);
+    PROFILE_COUNT(counters, RGX_PROFILE_STEPS, level - front_level);
 
     // Only the tile's own pixels are exact: their owners write them, and
     // those of the last level queue the tiles within RING of them for the
@@ -506,6 +478,7 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     }
     // Every change is written and the edges are noted.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_WRITE);
     queue_neighbours(lid, scratch->edges, scratch->changed != 0, tile_x, tile_y, round, width, height, tiles_x,
                      tiles_y, tile_mark, next_list, counters);
     if (lid == 9 && scratch->reached != 0)
@@ -531,6 +504,8 @@ inline void grow_tile(const uint tile, const uint round, const int width, const 
     // The scratch words are read before the next tile resets them, and
     // the tag is written before the group's next tile reads it.
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    PROFILE_MARK(counters, RGX_PROFILE_QUEUE);
+    PROFILE_COUNT(counters, RGX_PROFILE_VISITS, 1);
 }
 
 #endif

@@ -105,6 +105,9 @@ std::string tileBuildOptions(const DeviceInfo& device, size_t workGroup, grow::T
         options += " -DRGX_TILE_STEP_LEVELS=32";
     if (bits && !takesSweeps(device))
         options += " -DRGX_TILE_SWEEPS=0";
+    // Where a round's time goes (kernels/tile_profile.h): NVIDIA GPUs, for the bench.
+    if (grow::profilesTiles(device))
+        options += " -DRGX_PROFILE_TILES=1";
     return options + gridBarrierOptions(device);
 }
 
@@ -228,6 +231,12 @@ TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLum
     return rangesApart(params, seedLuma) ? TileStep::BitsApart : TileStep::Pixels;
 }
 
+bool profilesTiles(const DeviceInfo& info)
+{
+    const char* profile = std::getenv("RGX_TEST_PROFILE_TILES");
+    return profile && std::atoi(profile) == 1 && info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos;
+}
+
 bool ringGoesOnAlone(const DeviceInfo& info)
 {
     const char* forced = std::getenv("RGX_TEST_RING_ALONE_FROM");
@@ -267,7 +276,7 @@ const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& w
         // (kernels/tile_step_ring.h), unless the driver refuses the inline PTX.
         const BuiltProgram* built = nullptr;
         if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
-            built = programs.tryGet(tileProgram, options + " -DRGX_RING_PTX=1");
+            built = programs.tryGet(tileProgram, options + " -DRGX_L2_PTX=1");
         if (!built)
             built = &programs.get(tileProgram, options);
         const size_t limit = stage::workGroupLimit(*built, "grow_tiles");
@@ -279,10 +288,11 @@ const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& w
         workGroup = growTileSide;
         const std::string options = tileBuildOptions(info, workGroup, step);
         // On an NVIDIA GPU the group of 32 is one warp: its rows meet through
-        // the warp's shuffles (kernels/tile_rows.h), unless the driver
+        // the warp's shuffles (kernels/tile_rows.h), and it reads other
+        // tiles' words from L2 (kernels/l2_loads.h), unless the driver
         // refuses the inline PTX; then through local memory, as elsewhere.
         if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
-            if (const BuiltProgram* warp = programs.tryGet(tileProgram, options + " -DRGX_WARP_PTX=1"))
+            if (const BuiltProgram* warp = programs.tryGet(tileProgram, options + " -DRGX_WARP_PTX=1 -DRGX_L2_PTX=1"))
                 return *warp;
         return programs.get(tileProgram, options);
     }

@@ -86,6 +86,10 @@ constexpr uint32_t ringLevels = 16;
 // run (PoCL: about 25 s more the first time, and the ring's noting code 7 to
 // 12 s more) for a gain nobody has measured there.
 bool ringGoesOnAlone(const DeviceInfo& info);
+// Whether the tile steps note where a round's time goes (kernels/tile_profile.h):
+// RGX_TEST_PROFILE_TILES=1 on an NVIDIA GPU (its cycle counter is read in
+// inline PTX). TiledDriver prints the phases on stderr after each run.
+bool profilesTiles(const DeviceInfo& info);
 // The step of a run whose seeds have the luma `seedLuma`.
 TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLuma, const DeviceInfo& info);
 

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 namespace rgx::grow {
@@ -53,6 +54,8 @@ private:
     // After ring rounds up to `last`: where one region alone grew at its
     // last level, the run goes on by the bitmap step from round last + 1.
     bool goOnAlone(Run& run, uint32_t last);
+    // RGX_TEST_PROFILE_TILES: where the rounds' time went (stderr).
+    void printProfile(Run& run);
 
     // Whether a ring step's run may go on alone (goOnAlone, ringGoesOnAlone).
     bool aloneAllowed_ = false;
@@ -147,9 +150,39 @@ void TiledDriver::grow(Run& run)
         round = last + 1;
         batch = std::min(batch * 2, fused_ ? largestFusedBatch : 64);
     }
+    if (profilesTiles(info))
+        printProfile(run);
     if (labelsAfter_)
         labelLevels(run);
     run.result.finalSet = 0;
+}
+
+// The phases of kernels/tile_profile.h: cycles per visit (per group and
+// round for the round's start and its barrier), in us at the device's clock.
+void TiledDriver::printProfile(Run& run)
+{
+    const auto word = [&](int i) {
+        return uint64_t(run.counters[RGX_COUNTER_PROFILE + 2 * i]) |
+               uint64_t(run.counters[RGX_COUNTER_PROFILE + 2 * i + 1]) << 32;
+    };
+    const double mhz = double(run.state.device().device().getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>());
+    const double visits = double(std::max<uint64_t>(1, word(RGX_PROFILE_VISITS)));
+    const double rounds = double(std::max<uint64_t>(1, word(RGX_PROFILE_ROUNDS)));
+    const auto us = [&](int i, double per) { return double(word(i)) / per / mhz; };
+    std::fprintf(stderr,
+                 "tile profile (%s, %zu groups): %llu visits, %.1f levels a visit, %.1f rounds a group; "
+                 "us a visit: read %.2f, setup %.2f, levels %.2f, write %.2f, queue %.2f; "
+                 "us a group's round: start %.2f, grid barrier %.2f; bitmap reads: halo issued %.2f, rows %.2f, "
+                 "halo used %.2f\n",
+                 unit_.c_str(), residentGroups_, (unsigned long long)word(RGX_PROFILE_VISITS),
+                 double(word(RGX_PROFILE_STEPS)) / visits, rounds / double(residentGroups_),
+                 us(RGX_PROFILE_READ, visits), us(RGX_PROFILE_SETUP, visits), us(RGX_PROFILE_LEVELS, visits),
+                 us(RGX_PROFILE_WRITE, visits), us(RGX_PROFILE_QUEUE, visits), us(RGX_PROFILE_ROUND, rounds),
+                 us(RGX_PROFILE_BARRIER, rounds), us(RGX_PROFILE_HALO, visits), us(RGX_PROFILE_ROWS, visits),
+                 us(RGX_PROFILE_HALO_USE, visits));
+    // The next step's phases from zero.
+    run.queue.enqueueFillBuffer(run.state.counters, cl_uint(0), RGX_COUNTER_PROFILE * 4, RGX_PROFILE_WORDS * 8);
+    std::fill_n(run.counters.begin() + RGX_COUNTER_PROFILE, 2 * RGX_PROFILE_WORDS, 0u);
 }
 
 void TiledDriver::useStep(Run& run, TileStep step)
@@ -201,6 +234,8 @@ bool TiledDriver::goOnAlone(Run& run, uint32_t last)
     // visit of every tile grows from the ring's last level, whose pixels
     // are the region's alone; the other steps' marks are not its own.
     const uint64_t level = std::min<uint64_t>(uint64_t(last) * ringLevels, run.cap);
+    if (profilesTiles(run.info))
+        printProfile(run);
     run.queue.enqueueFillBuffer(run.state.tileMark, cl_uint(level + 1), tileCount_ * 4, tileCount_ * 4, nullptr,
                                 run.timings.track("grow", "fill:resume_marks"));
     useStep(run, TileStep::Bits);
