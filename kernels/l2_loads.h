@@ -8,10 +8,11 @@
 // across the barriers, atomics and volatile accesses around it (the grid
 // barrier before a round's reads, the tile's writes after them).
 //
-// A load is in flight until its value is used: a use between two loads
-// makes the second wait for the first. The bitmap step's halo, whose labels
-// were tested as they came, took 3.6 us a visit in its 16 loads; read first
-// and used after the tile's rows, 0.8 us (H200, docs/PERFORMANCE.md).
+// A load is in flight until its value is used: a use before the next load
+// makes that one wait for the first. The bitmap step's halo took 3.6 us a
+// visit to issue its 16 loads with the clobber and its labels tested as
+// they came; without the clobber, and used after the tile's rows, 0.8 us
+// (H200, docs/PERFORMANCE.md; the two causes were not measured apart).
 #ifndef RGX_L2_LOADS_H
 #define RGX_L2_LOADS_H
 
