@@ -17,6 +17,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -300,8 +301,14 @@ private:
     // readBox's packs and reads of narrow stamps (kernels/narrow_stamps.h)
     // and of the labels, slab by slab, into `maps` (stampBytes 1, its
     // memory); false, having set nothing, where the wide runs outgrew
-    // their slots (then the stamps are read as they would be otherwise).
+    // their slots, or where the session's last narrow read had so many that
+    // two-byte stamps are fewer bytes (then the stamps are read as they
+    // would be otherwise, and in the second case nothing was read).
     bool readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings);
+    // The slots a narrow read of `runs` runs of `count` samples holds for
+    // wide runs, from the share of wide runs the session's last narrow read
+    // found (wideShare_); none where two-byte stamps would be fewer bytes.
+    std::optional<size_t> wideSlotsFor(size_t runs, size_t count) const;
     // One map of box maps read slab by slab: rows of rowBytes from `buffer`
     // into host memory at `host`, each read tracked as `name`.
     struct SlabRead {
@@ -354,6 +361,7 @@ private:
     cl::Buffer packedStamps_;  // narrow stamps: their bytes
     cl::Buffer narrowBases_;   // narrow stamps: the runs' bases
     cl::Buffer narrowWide_;    // narrow stamps: the wide runs' count and slots
+    double wideShare_ = 0;     // of the runs, wide at the last narrow read (0: none yet)
     int aheadLabelBytes_ = -1; // packAhead's, -1: off
     struct PackedAhead {
         uint32_t stampBytes = 0; // 0: nothing packed ahead

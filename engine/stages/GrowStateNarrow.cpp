@@ -9,31 +9,60 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 namespace rgx {
 
+// RGX_NARROW_STAMPS: 0 never narrow; 1 every box narrow, whatever its
+// wide runs; 2 every box as a GPU's large boxes go (wideSlotsFor). For
+// tests and the bench's A/B.
+static int narrowAsked()
+{
+    const char* asked = std::getenv("RGX_NARROW_STAMPS");
+    return asked ? std::max(std::atoi(asked), 0) : -1;
+}
+
 // On a GPU from 8 Mi samples: below that the read is a fraction of a
 // millisecond and the run's bases, a kernel and a wait are not worth it.
 // On a CPU runtime the read is a memcpy on the cores the pack needs.
-// RGX_NARROW_STAMPS=0 never, =1 every box (tests, the bench's A/B).
+// RGX_NARROW_STAMPS=0 never, =1 or 2 every box (narrowAsked).
 uint64_t GrowState::narrowFrom(const DeviceInfo& info)
 {
-    const char* forced = std::getenv("RGX_NARROW_STAMPS");
-    if (forced)
-        return std::atoi(forced) > 0 ? 1 : UINT64_MAX;
+    if (narrowAsked() >= 0)
+        return narrowAsked() > 0 ? 1 : UINT64_MAX;
     return info.type == "GPU" ? uint64_t(8) << 20 : UINT64_MAX;
 }
 
 // The wide runs a read holds slots for: a 64th of the runs, at least 1024
-// (RGX_NARROW_WIDE_SLOTS sets it: tests make them overflow). The host reads
-// the count with the first `headSlots`, and the rest only where there are more.
-static size_t wideSlots(size_t runs)
+// (RGX_NARROW_WIDE_SLOTS sets that floor: tests make them overflow). A
+// read whose wide runs outgrow their slots reads its labels and narrow
+// stamps for nothing and then two bytes a stamp: so, after a narrow read of
+// this session, the slots are a quarter more than its share of wide runs
+// asks for here (a click is most often like the last one), up to an eighth
+// of the runs (the slots' memory, 256 bytes each, at most half a byte a
+// sample). A wide run crosses the bus in 256 bytes, where two-byte stamps
+// take 128: where the share asks for more slots than that, or for more wide
+// bytes than narrow stamps save, the click reads two bytes without trying
+// (no slots), but where every box is to be read narrow.
+std::optional<size_t> GrowState::wideSlotsFor(size_t runs, size_t count) const
 {
     const char* forced = std::getenv("RGX_NARROW_WIDE_SLOTS");
-    return forced ? size_t(std::max(std::atoi(forced), 0)) : std::max<size_t>(1024, runs / 64);
+    const size_t floor = forced ? size_t(std::max(std::atoi(forced), 0)) : std::max<size_t>(1024, runs / 64);
+    if (wideShare_ <= 0)
+        return floor;
+    const double wide = wideShare_ * double(runs);
+    const size_t wanted = size_t(std::ceil(wide * 1.25)) + 16;
+    const size_t most = std::max(floor, runs / 8);
+    const bool fewerBytes = double(count) + 4.0 * double(runs) + 256.0 * wide < 2.0 * double(count);
+    if (narrowAsked() == 1)
+        return std::max(floor, std::min(wanted, most));
+    if (!fewerBytes || wanted > most)
+        return std::nullopt;
+    return std::max(floor, wanted);
 }
+
 constexpr size_t headSlots = 15;
 
 bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLog& timings)
@@ -41,7 +70,15 @@ bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLo
     const size_t count = maps.samples();
     const size_t rows = size_t(maps.boxHeight) * size_t(maps.boxDepth);
     const size_t runs = size_t(maps.runsPerRow());
-    const size_t slots = wideSlots(rows * runs);
+    const std::optional<size_t> wideSlots = wideSlotsFor(rows * runs, count);
+    if (!wideSlots) {
+        // The last narrow read's wide runs would cost more than they save:
+        // two bytes now. The next click tries again once the share that
+        // decided it has halved (a few clicks on), in case the maps changed.
+        wideShare_ /= 2;
+        return false;
+    }
+    const size_t slots = *wideSlots;
     const size_t slotBytes = size_t(BoxMaps::narrowRun) * 4; // a slot's words; the first holds the count
     const size_t labelsEnd = stampsOffset(count, maps.labelBytes);
     const size_t basesAt = labelsEnd + (count + 3) / 4 * 4;
@@ -99,6 +136,8 @@ bool GrowState::readNarrow(int set, const PixelBox& box, BoxMaps& maps, TimingLo
     queue.finish();
     uint32_t wide = 0;
     std::memcpy(&wide, host + wideAt, 4);
+    // Counted whole, also past the slots (kernels/narrow_stamps.h).
+    wideShare_ = double(wide) / double(rows * runs);
     if (wide > slots)
         return false;
     if (wide > head)

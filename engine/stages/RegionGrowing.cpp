@@ -122,8 +122,9 @@ uint64_t regionGrowingDeviceBytes(uint64_t pixelCount, uint64_t regionCount, con
     bytes += regionCapacityFor(regionCount) * 92 + RGX_COUNTER_WORDS * 4;
     // The read-back's packed maps on the device: at most 2 + 4 per pixel;
     // narrow stamps' bases and wide runs' slots besides (GrowState::readNarrow:
-    // a 16th of a byte a pixel each, at least 1025 slots of 256 bytes).
-    bytes += pixelCount * 6 + pixelCount / 8 + 1025 * 256;
+    // a 16th of a byte a pixel for the bases; slots of 256 bytes for up to an
+    // eighth of the runs of 64 pixels, half a byte a pixel, at least 1025).
+    bytes += pixelCount * 6 + pixelCount / 16 + pixelCount / 2 + 1025 * 256;
     // An 8-bit image's upload: its bytes on the device while widen_luma
     // widens them (GrowState::writeLuma).
     bytes += pixelCount;

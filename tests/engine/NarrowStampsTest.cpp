@@ -3,7 +3,9 @@
 // samples, forced on every device here): equal to the CPU reference on
 // images and volumes, one region and several, in one read or in slabs; a
 // winding region whose runs span hundreds of iterations goes through the
-// wide runs' slots; more wide runs than slots fall back to two bytes.
+// wide runs' slots; more wide runs than slots fall back to two bytes, and
+// the session's next click holds slots for them, or reads two bytes at
+// once where they would cost more than they save.
 #include "ResultChecks.h"
 #include "ScopedEnvironment.h"
 #include "TestImages.h"
@@ -37,6 +39,18 @@ LumaImage serpentine(int width, int height, int depth)
                 const bool wall = x % 2 == 1 && y != ((x / 2) % 2 == 0 ? height - 1 : 0);
                 image.luma[(size_t(z) * size_t(height) + size_t(y)) * size_t(width) + size_t(x)] = wall ? 250 : 100;
             }
+    return image;
+}
+
+// The serpentine in the first `winding` columns, open beyond: in each row
+// the first run of 64 samples is wide (the corridors' stamps and the open
+// part's, about 100 iterations a corridor apart), the others narrow.
+LumaImage serpentineThenOpen(int width, int height, int winding)
+{
+    LumaImage image = serpentine(width, height, 1);
+    for (int y = 0; y < height; ++y)
+        for (int x = winding; x < width; ++x)
+            image.luma[size_t(y) * size_t(width) + size_t(x)] = 100;
     return image;
 }
 
@@ -125,5 +139,52 @@ TEST(NarrowStamps, AWindingRegionsWideRunsTakeSlotsAndTooManyFallBackToTwoBytes)
                 }
             }
         }
+    }
+}
+
+// RGX_NARROW_STAMPS=2: every box as a GPU's large boxes go. A read whose
+// wide runs outgrow the slots falls back to two bytes; the session's next
+// click like it holds slots for its share of wide runs and reads narrow.
+// Where every run is wide, narrow stamps are more bytes than two-byte ones:
+// the next click reads two bytes without trying, and a later one tries again.
+TEST(NarrowStamps, ASessionsNextClickHoldsSlotsForTheWideRunsItsLastReadFound)
+{
+    test::ScopedEnvironment narrow("RGX_NARROW_STAMPS", "2");
+    const auto someWide = std::make_shared<const LumaImage>(serpentineThenOpen(1280, 100, 20));
+    const auto allWide = std::make_shared<const LumaImage>(serpentine(199, 100, 1));
+    const std::vector<Seed> seeds = {Seed{0, 0}};
+    const PipelineParams params = rangeAround(10, false);
+    const GrowResultPtr someExpected = runReferencePipeline(*someWide, seeds, params);
+    const GrowResultPtr allExpected = runReferencePipeline(*allWide, seeds, params);
+    for (const DeviceInfo& info : listDevices()) {
+        ComputeDevice device(info);
+        {
+            // 100 wide runs of 2000; the first read holds 3 slots.
+            test::ScopedEnvironment wideSlots("RGX_NARROW_WIDE_SLOTS", "3");
+            DeviceSession session(device, someWide);
+            for (int c = 1; c <= 3; ++c) {
+                const std::string what = info.name + ", a wide run a row, click " + std::to_string(c);
+                const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+                test::expectEqual(*someExpected, click->toGrowResult(), what);
+                EXPECT_EQ(test::commandCount(click->timings, "pack_narrow"), 1) << what;
+                EXPECT_EQ(click->maps.stampBytes, c == 1 ? 2 : 1) << what;
+                // The count with the first slots; the rest where they fit.
+                EXPECT_EQ(test::commandCount(click->timings, "read:wide"), c == 1 ? 1 : 2) << what;
+            }
+        }
+        // Every run wide: 400 runs, which the 1024 slots hold.
+        DeviceSession session(device, allWide);
+        std::vector<int> narrowTries;
+        for (int c = 1; c <= 6; ++c) {
+            const std::string what = info.name + ", every run wide, click " + std::to_string(c);
+            const ClickResultPtr click = session.click(seeds, params, parseVariant("fusion=tiles"));
+            test::expectEqual(*allExpected, click->toGrowResult(), what);
+            const int tried = test::commandCount(click->timings, "pack_narrow");
+            EXPECT_EQ(click->maps.stampBytes, tried == 1 ? 1 : 2) << what;
+            narrowTries.push_back(tried);
+        }
+        // Tried, then two bytes at once while the share that decided it
+        // halves (1, 1/2, 1/4 of the runs), then tried again.
+        EXPECT_EQ(narrowTries, (std::vector<int>{1, 0, 0, 0, 1, 0})) << info.name;
     }
 }
