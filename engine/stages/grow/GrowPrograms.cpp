@@ -156,6 +156,13 @@ constexpr size_t ringWorkGroup = 256;
 constexpr uint64_t ringLocalBytes = 24 * 1024;
 static_assert(growTileSide + 2 * ringLevels == 64, "the ring step's copy is 64 pixels a side");
 
+// An NVIDIA GPU by its vendor, whose driver takes the tile steps' inline
+// PTX (warp shuffles, L2 loads, the profile's cycle counter).
+bool nvidiaGpu(const DeviceInfo& info)
+{
+    return info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos;
+}
+
 } // namespace
 
 GrowVariant levelVariant(GrowVariant variant)
@@ -234,7 +241,7 @@ TileStep tileStep(const GrowParams& params, const std::vector<uint32_t>& seedLum
 bool profilesTiles(const DeviceInfo& info)
 {
     const char* profile = std::getenv("RGX_TEST_PROFILE_TILES");
-    return profile && std::atoi(profile) == 1 && info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos;
+    return profile && std::atoi(profile) == 1 && nvidiaGpu(info);
 }
 
 bool ringGoesOnAlone(const DeviceInfo& info)
@@ -275,7 +282,7 @@ const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& w
         // On an NVIDIA GPU the copy's stamps are read four at a time from L2
         // (kernels/tile_step_ring.h), unless the driver refuses the inline PTX.
         const BuiltProgram* built = nullptr;
-        if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
+        if (nvidiaGpu(info))
             built = programs.tryGet(tileProgram, options + " -DRGX_L2_PTX=1");
         if (!built)
             built = &programs.get(tileProgram, options);
@@ -291,7 +298,7 @@ const BuiltProgram& tileKernels(ComputeDevice& device, TileStep& step, size_t& w
         // the warp's shuffles (kernels/tile_rows.h), and it reads other
         // tiles' words from L2 (kernels/l2_loads.h), unless the driver
         // refuses the inline PTX; then through local memory, as elsewhere.
-        if (info.type == "GPU" && info.vendor.find("NVIDIA") != std::string::npos)
+        if (nvidiaGpu(info))
             if (const BuiltProgram* warp = programs.tryGet(tileProgram, options + " -DRGX_WARP_PTX=1 -DRGX_L2_PTX=1"))
                 return *warp;
         return programs.get(tileProgram, options);
