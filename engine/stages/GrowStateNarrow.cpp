@@ -30,8 +30,8 @@ static int narrowAsked()
 // RGX_NARROW_STAMPS=0 never, =1 or 2 every box (narrowAsked).
 uint64_t GrowState::narrowFrom(const DeviceInfo& info)
 {
-    if (narrowAsked() >= 0)
-        return narrowAsked() > 0 ? 1 : UINT64_MAX;
+    if (const int asked = narrowAsked(); asked >= 0)
+        return asked > 0 ? 1 : UINT64_MAX;
     return info.type == "GPU" ? uint64_t(8) << 20 : UINT64_MAX;
 }
 
