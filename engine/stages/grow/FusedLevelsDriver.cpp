@@ -13,6 +13,7 @@
 #include "grow_counters.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace rgx::grow {
 namespace {
@@ -33,7 +34,12 @@ public:
         kernel.setArg(7, state.labels[0]);
         kernel.setArg(8, state.stamps[0]);
         levels.setDecisionArguments(kernel, 9);
-        const size_t residentGroups = fusedGroupCount(info);
+        // Measurements of a level's cost against the grid's size set
+        // RGX_TEST_LEVEL_GROUPS=n (docs/PERFORMANCE.md); else the fused grid.
+        const char* testGroups = std::getenv("RGX_TEST_LEVEL_GROUPS");
+        const size_t residentGroups = testGroups && std::atoi(testGroups) > 0
+                                          ? std::min<size_t>(size_t(std::atoi(testGroups)), fusedGroupCount(info))
+                                          : fusedGroupCount(info);
         const size_t workGroup = levels.geometry().workGroup;
         const std::string fusion = "fusion=" + fusionName(run.variant.fusion);
         uint32_t batch = firstFusedBatch;
