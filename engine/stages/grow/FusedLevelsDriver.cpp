@@ -37,9 +37,9 @@ public:
         // Measurements of a level's cost against the grid's size set
         // RGX_TEST_LEVEL_GROUPS=n (docs/PERFORMANCE.md); else the fused grid.
         const char* testGroups = std::getenv("RGX_TEST_LEVEL_GROUPS");
-        const size_t residentGroups = testGroups && std::atoi(testGroups) > 0
-                                          ? std::min<size_t>(size_t(std::atoi(testGroups)), fusedGroupCount(info))
-                                          : fusedGroupCount(info);
+        const int asked = testGroups ? std::atoi(testGroups) : 0;
+        const size_t fused = fusedGroupCount(info);
+        const size_t residentGroups = asked > 0 ? std::min(size_t(asked), fused) : fused;
         const size_t workGroup = levels.geometry().workGroup;
         const std::string fusion = "fusion=" + fusionName(run.variant.fusion);
         uint32_t batch = firstFusedBatch;
